@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { QUERY_TOOL_NAME } from "./limits.js";
+
+/** An artifact id (§7): 20..100 url-safe characters, unguessable. */
+export const ARTIFACT_ID_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+export const ArtifactIdSchema = z.string().regex(ARTIFACT_ID_PATTERN);
+
+/** How a stored payload is queried: JSON as parsed, text as `{"lines": [...]}`. */
+export const ARTIFACT_MEDIA_TYPES = ["application/json", "text/plain"] as const;
+export const ArtifactMediaTypeSchema = z.enum(ARTIFACT_MEDIA_TYPES);
+export type ArtifactMediaType = z.infer<typeof ArtifactMediaTypeSchema>;
+
+/** An RFC 6901 pointer: "" (the whole document) or "/"-prefixed. */
+export const PointerSchema = z.string().regex(/^(\/.*)?$/s);
+
+/** The artifact reference of a bounded envelope (§2) and of a descriptor (§8). */
+export const ArtifactRefSchema = z.strictObject({
+  id: ArtifactIdSchema,
+  uri: z.string().optional(),
+  mediaType: ArtifactMediaTypeSchema,
+  byteLength: z.int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  expiresAt: z.iso.datetime(),
+  queryTool: z.literal(QUERY_TOOL_NAME),
+  responseRoot: PointerSchema,
+  primaryPaths: z.array(PointerSchema).max(6),
+  sourceTruncated: z.boolean(),
+});
+export type ArtifactRef = z.infer<typeof ArtifactRefSchema>;

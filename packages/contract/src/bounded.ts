@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { ArtifactRefSchema } from "./artifact.js";
+import { ErrorObjectSchema } from "./error-object.js";
+import { CONTRACT_VERSION } from "./limits.js";
+
+/** responseMeta of a bounded envelope (§2): the result was stored, `data` is a preview. */
+export const BoundedResponseMetaSchema = z.strictObject({
+  contractVersion: z.literal(CONTRACT_VERSION),
+  truncated: z.literal(true),
+  complete: z.literal(false),
+  truncationReason: z.literal("size_limit"),
+  serializedBytes: z.int().nonnegative(),
+  warning: z.string().nullable().optional(),
+  sourceTruncated: z.boolean().optional(),
+  artifact: ArtifactRefSchema,
+});
+export type BoundedResponseMeta = z.infer<typeof BoundedResponseMetaSchema>;
+
+/**
+ * What an oversized tool result becomes (§2): a deterministic preview in `data`, the artifact
+ * reference in `responseMeta.artifact`, and guidance on querying it.
+ */
+export const BoundedEnvelopeSchema = z.strictObject({
+  success: z.boolean(),
+  data: z.unknown(),
+  responseMeta: BoundedResponseMetaSchema,
+  guidance: z.string(),
+});
+export type BoundedEnvelope = z.infer<typeof BoundedEnvelopeSchema>;
+
+/** responseMeta of a bounded error: nothing was stored, so there is no artifact. */
+export const BoundedErrorResponseMetaSchema = z.strictObject({
+  contractVersion: z.literal(CONTRACT_VERSION),
+  truncated: z.literal(true),
+  complete: z.literal(false),
+  truncationReason: z.literal("size_limit"),
+  serializedBytes: z.int().nonnegative(),
+  warning: z.string().nullable().optional(),
+});
+export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;
+
+/**
+ * A result too large to store, or one the store refused (§2): `isError: true`, `success: false`,
+ * the preview when one could be built (else null), and the error. The payload is never inlined.
+ */
+export const BoundedErrorSchema = z.strictObject({
+  success: z.literal(false),
+  data: z.unknown(),
+  responseMeta: BoundedErrorResponseMetaSchema,
+  error: ErrorObjectSchema,
+  guidance: z.string().optional(),
+});
+export type BoundedError = z.infer<typeof BoundedErrorSchema>;

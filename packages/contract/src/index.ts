@@ -1,0 +1,73 @@
+export {
+  ARTIFACT_ID_PATTERN,
+  ARTIFACT_MEDIA_TYPES,
+  ArtifactIdSchema,
+  type ArtifactMediaType,
+  ArtifactMediaTypeSchema,
+  type ArtifactRef,
+  ArtifactRefSchema,
+  PointerSchema,
+} from "./artifact.js";
+export {
+  type BoundedEnvelope,
+  BoundedEnvelopeSchema,
+  type BoundedError,
+  type BoundedErrorResponseMeta,
+  BoundedErrorResponseMetaSchema,
+  BoundedErrorSchema,
+  type BoundedResponseMeta,
+  BoundedResponseMetaSchema,
+} from "./bounded.js";
+export { type Descriptor, DescriptorSchema } from "./descriptor.js";
+export {
+  CURSOR_ERROR_REASONS,
+  type CursorErrorReason,
+  ERROR_CODE_LIST,
+  ERROR_CODES,
+  type ErrorCode,
+  HANDLE_ERROR_REASONS,
+  type HandleErrorReason,
+  isErrorCode,
+} from "./error-codes.js";
+export { type ErrorObject, ErrorObjectSchema } from "./error-object.js";
+export { QUERY_TOOL_INPUT_SCHEMA, QUERY_TOOL_OUTPUT_SCHEMA } from "./json-schemas.js";
+export {
+  CONTRACT_VERSION,
+  DEFAULT_LIMITS,
+  type Limits,
+  QUERY_TOOL_NAME,
+} from "./limits.js";
+export {
+  FILTER_OPS,
+  type Filter,
+  type FilterOp,
+  FilterOpSchema,
+  FilterSchema,
+  type JsonValue,
+  JsonValueSchema,
+  QUERY_REQUEST_KEYS,
+  type QueryRequest,
+  QueryRequestSchema,
+  type TextSearch,
+  TextSearchSchema,
+} from "./query-request.js";
+export {
+  type ErrorResponseMeta,
+  ErrorResponseMetaSchema,
+  type FilterApplied,
+  FilterAppliedSchema,
+  PAGE_UNITS,
+  type PageUnit,
+  PageUnitSchema,
+  type QueryErrorResult,
+  QueryErrorResultSchema,
+  type QueryResult,
+  QueryResultSchema,
+  type QueryToolOutput,
+  QueryToolOutputSchema,
+  type ResponseMeta,
+  ResponseMetaSchema,
+  TRUNCATION_REASONS,
+  type TruncationReason,
+  TruncationReasonSchema,
+} from "./query-result.js";

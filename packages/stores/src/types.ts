@@ -1,0 +1,82 @@
+import type { Readable } from "node:stream";
+import type { ArtifactMediaType } from "@bounded-mcp/contract";
+
+/**
+ * What a store keeps beside an artifact's bytes. Times are milliseconds since the epoch; a store
+ * never returns an artifact whose `expiresAt` is at or before "now" (its injected clock).
+ */
+export interface ArtifactMeta {
+  /** The artifact id (CONTRACT-v3.md §7); also the store key. */
+  id: string;
+  /** Hash of the caller scope the artifact is bound to; compared by the adapter, not the store. */
+  scopeHash: string;
+  mediaType: ArtifactMediaType;
+  /** Bytes of the stored body; always equal to the body's length. */
+  byteLength: number;
+  /** Lowercase hex sha256 of the body. */
+  sha256: string;
+  createdAt: number;
+  expiresAt: number;
+  responseRoot: string;
+  primaryPaths: string[];
+  sourceTruncated: boolean;
+  contractVersion: 3;
+}
+
+/** What a backend can do; the conformance suite skips (visibly) only what a store declares missing. */
+export interface StoreCapabilities {
+  /** Artifacts survive a new store instance over the same location. */
+  persistent: boolean;
+  /** Several processes may share the location (replicas). */
+  shared: boolean;
+  /** A byte quota is enforced on put. */
+  quota: boolean;
+}
+
+/** An artifact's body with its metadata. */
+export interface StoredArtifact {
+  meta: ArtifactMeta;
+  body: Buffer;
+}
+
+/** An artifact's body as a stream, with its metadata. */
+export interface StreamedArtifact {
+  meta: ArtifactMeta;
+  body: Readable;
+}
+
+/** Totals of what a store holds now. */
+export interface StoreUsage {
+  count: number;
+  bytes: number;
+}
+
+/** What a sweep removed. */
+export interface SweepResult {
+  removed: number;
+  freedBytes: number;
+}
+
+/**
+ * The one interface every backend implements. Small on purpose: a new backend is a factory that
+ * returns a plain object with these members, and `@bounded-mcp/stores/testing` checks it.
+ */
+export interface ArtifactStore {
+  readonly name: string;
+  readonly capabilities: StoreCapabilities;
+  /** Stores body and metadata together; metadata and body never disagree. Replaces an existing id. */
+  put(meta: ArtifactMeta, body: Uint8Array): Promise<void>;
+  /** The artifact, or null when unknown or expired. */
+  get(id: string): Promise<StoredArtifact | null>;
+  /** The artifact as a stream, or null when unknown or expired. */
+  getStream(id: string): Promise<StreamedArtifact | null>;
+  /** The metadata without the body, or null when unknown or expired. */
+  head(id: string): Promise<ArtifactMeta | null>;
+  /** Removes the artifact; removing an unknown id is not an error. */
+  delete(id: string): Promise<void>;
+  /** Removes every artifact expired at `now` (default: the store's clock). */
+  sweep(now?: number): Promise<SweepResult>;
+  usage(): Promise<StoreUsage>;
+  /** Releases timers and connections; the store is unusable afterwards. */
+  dispose(): Promise<void>;
+}

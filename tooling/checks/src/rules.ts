@@ -1,0 +1,61 @@
+/**
+ * ARCHITECTURE.md's one-way layering as data. A package may depend on (package.json) and import
+ * (source) only what its rule names; Node built-ins are allowed unless `builtins` lists the only
+ * ones it may use; `scoped` confines a dependency to files under one folder of src/.
+ */
+export interface LayerRule {
+  /** Workspace packages and npm packages this package may depend on and import. */
+  allowed: string[];
+  /** When set, the only Node built-ins the package's sources may import. */
+  builtins?: string[];
+  /** Dependency name -> the src/ sub-folder (relative) that alone may import it. */
+  scoped?: Record<string, string>;
+  /** Extra npm packages its tests and benchmarks may import (devDependencies). */
+  testOnly?: string[];
+}
+
+const PACKAGES = [
+  "@bounded-mcp/contract",
+  "@bounded-mcp/query-core",
+  "@bounded-mcp/stores",
+  "@bounded-mcp/mcp-adapter",
+];
+
+export const LAYER_RULES: Record<string, LayerRule> = {
+  "@bounded-mcp/contract": { allowed: ["zod"], builtins: [] },
+  "@bounded-mcp/query-core": {
+    allowed: ["@bounded-mcp/contract", "jsonpath-plus"],
+    builtins: ["node:crypto", "node:buffer"],
+  },
+  "@bounded-mcp/stores": {
+    allowed: ["@bounded-mcp/contract", "@aws-sdk/client-s3", "vitest"],
+    scoped: { "@aws-sdk/client-s3": "s3", vitest: "testing" },
+    testOnly: ["s3rver"],
+  },
+  "@bounded-mcp/mcp-adapter": {
+    allowed: [
+      "@bounded-mcp/contract",
+      "@bounded-mcp/query-core",
+      "@bounded-mcp/stores",
+      "@modelcontextprotocol/sdk",
+      "zod",
+    ],
+    testOnly: [
+      "@modelcontextprotocol/server-everything",
+      "@modelcontextprotocol/server-filesystem",
+    ],
+  },
+  "bounded-mcp-proxy": { allowed: [...PACKAGES, "*"] },
+  "n8n-mcp-bounded": { allowed: [...PACKAGES, "*"] },
+};
+
+/** Workspace names that no package may depend on or import. */
+export const APPS = ["bounded-mcp-proxy", "n8n-mcp-bounded"];
+
+/** Test tools every workspace may use in tests and benchmarks. */
+export const SHARED_TEST_TOOLS = [
+  "vitest",
+  "fast-check",
+  "@bounded-mcp/vitest-config",
+  "@bounded-mcp/tsconfig",
+];
