@@ -57,5 +57,6 @@ export const SHARED_TEST_TOOLS = [
   "vitest",
   "fast-check",
   "@bounded-mcp/vitest-config",
+  "@bounded-mcp/bench-utils",
   "@bounded-mcp/tsconfig",
 ];
