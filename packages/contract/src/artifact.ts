@@ -3,10 +3,12 @@ import { QUERY_TOOL_NAME } from "./limits.js";
 
 /** An artifact id (§7): 20..100 url-safe characters, unguessable. */
 export const ARTIFACT_ID_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+/** An artifact id as it appears in envelopes; requests take any string and answer INVALID_ARTIFACT_HANDLE. */
 export const ArtifactIdSchema = z.string().regex(ARTIFACT_ID_PATTERN);
 
 /** How a stored payload is queried: JSON as parsed, text as `{"lines": [...]}`. */
 export const ARTIFACT_MEDIA_TYPES = ["application/json", "text/plain"] as const;
+/** The media type of a stored payload. */
 export const ArtifactMediaTypeSchema = z.enum(ARTIFACT_MEDIA_TYPES);
 export type ArtifactMediaType = z.infer<typeof ArtifactMediaTypeSchema>;
 

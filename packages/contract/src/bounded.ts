@@ -39,6 +39,11 @@ export const BoundedErrorResponseMetaSchema = z.strictObject({
 });
 export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;
 
+/** The codes a bounding (not a query) can fail with: the result was not stored (§2, §6). */
+export const BOUNDED_ERROR_CODES = ["ARTIFACT_TOO_LARGE", "ARTIFACT_STORE_UNAVAILABLE"] as const;
+/** One of BOUNDED_ERROR_CODES. */
+export type BoundedErrorCode = (typeof BOUNDED_ERROR_CODES)[number];
+
 /**
  * A result too large to store, or one the store refused (§2): `isError: true`, `success: false`,
  * the preview when one could be built (else null), and the error. The payload is never inlined.
@@ -47,7 +52,7 @@ export const BoundedErrorSchema = z.strictObject({
   success: z.literal(false),
   data: z.unknown(),
   responseMeta: BoundedErrorResponseMetaSchema,
-  error: ErrorObjectSchema,
+  error: ErrorObjectSchema.extend({ code: z.enum(BOUNDED_ERROR_CODES) }),
   guidance: z.string().optional(),
 });
 export type BoundedError = z.infer<typeof BoundedErrorSchema>;

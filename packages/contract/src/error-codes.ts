@@ -33,10 +33,12 @@ export const ERROR_CODE_LIST = Object.freeze(Object.keys(ERROR_CODES) as ErrorCo
 
 /** Reasons of INVALID_RESPONSE_CURSOR. */
 export const CURSOR_ERROR_REASONS = ["malformed", "unknown_key", "mismatch", "past_end"] as const;
+/** One reason of INVALID_RESPONSE_CURSOR (details.reason). */
 export type CursorErrorReason = (typeof CURSOR_ERROR_REASONS)[number];
 
 /** Reasons of INVALID_ARTIFACT_HANDLE. */
 export const HANDLE_ERROR_REASONS = ["invalid_id", "unknown", "expired"] as const;
+/** One reason of INVALID_ARTIFACT_HANDLE (details.reason). */
 export type HandleErrorReason = (typeof HANDLE_ERROR_REASONS)[number];
 
 /** True when the value is one of the stable error codes. */

@@ -9,15 +9,19 @@ export {
   PointerSchema,
 } from "./artifact.js";
 export {
+  BOUNDED_ERROR_CODES,
   type BoundedEnvelope,
   BoundedEnvelopeSchema,
   type BoundedError,
+  type BoundedErrorCode,
   type BoundedErrorResponseMeta,
   BoundedErrorResponseMetaSchema,
   BoundedErrorSchema,
   type BoundedResponseMeta,
   BoundedResponseMetaSchema,
 } from "./bounded.js";
+export { type BoundedErrorInput, createBoundedError } from "./bounded-error.js";
+export { ContractError, type ContractErrorOptions } from "./contract-error.js";
 export { type Descriptor, DescriptorSchema } from "./descriptor.js";
 export {
   CURSOR_ERROR_REASONS,
@@ -30,14 +34,24 @@ export {
   isErrorCode,
 } from "./error-codes.js";
 export { type ErrorObject, ErrorObjectSchema } from "./error-object.js";
-export { QUERY_TOOL_INPUT_SCHEMA, QUERY_TOOL_OUTPUT_SCHEMA } from "./json-schemas.js";
+export { createErrorResult, type ErrorResultInput } from "./error-result.js";
+export {
+  BOUNDED_ENVELOPE_JSON_SCHEMA,
+  BOUNDED_ERROR_JSON_SCHEMA,
+  DESCRIPTOR_JSON_SCHEMA,
+  type JsonSchemaObject,
+  QUERY_TOOL_INPUT_SCHEMA,
+  QUERY_TOOL_OUTPUT_SCHEMA,
+} from "./json-schemas.js";
 export {
   CONTRACT_VERSION,
   DEFAULT_LIMITS,
   type Limits,
   QUERY_TOOL_NAME,
 } from "./limits.js";
+export { type ParseQueryRequestResult, parseQueryRequest } from "./parse-query-request.js";
 export {
+  FILTER_KEYS,
   FILTER_OPS,
   type Filter,
   type FilterOp,
@@ -45,9 +59,11 @@ export {
   FilterSchema,
   type JsonValue,
   JsonValueSchema,
+  QUERY_REQUEST_CONFLICTS,
   QUERY_REQUEST_KEYS,
   type QueryRequest,
   QueryRequestSchema,
+  TEXT_SEARCH_KEYS,
   type TextSearch,
   TextSearchSchema,
 } from "./query-request.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ArtifactRefSchema } from "./artifact.js";
 import { ErrorObjectSchema } from "./error-object.js";
-import { CONTRACT_VERSION } from "./limits.js";
+import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
 import { FilterOpSchema } from "./query-request.js";
 
 /** Why a page or preview is not the whole selection; null when it is (§5). */
@@ -12,10 +12,13 @@ export const TRUNCATION_REASONS = [
   "scalar_size_limit",
   "match_limit",
 ] as const;
+/** One truncation reason; when several apply, the first of scalar, item, match, size, page wins (§5). */
 export const TruncationReasonSchema = z.enum(TRUNCATION_REASONS);
 export type TruncationReason = z.infer<typeof TruncationReasonSchema>;
 
+/** What one page counts: array items, object entries, describe keys or textSearch matches (§4.7). */
 export const PAGE_UNITS = ["items", "entries", "keys", "matches"] as const;
+/** One page unit, reported in responseMeta.pageUnit. */
 export const PageUnitSchema = z.enum(PAGE_UNITS);
 export type PageUnit = z.infer<typeof PageUnitSchema>;
 
@@ -39,7 +42,7 @@ export const ResponseMetaSchema = z.strictObject({
   returnedCount: count,
   totalCount: count,
   remainingCount: count,
-  nextCursor: z.string().max(64).nullable(),
+  nextCursor: z.string().max(DEFAULT_LIMITS.maxCursorChars).nullable(),
   serializedBytes: count,
   warning: z.string().nullable(),
   pageUnit: PageUnitSchema.optional(),

@@ -1,0 +1,201 @@
+import type { ErrorCode } from "./error-codes.js";
+import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
+import type { QueryErrorResult } from "./query-result.js";
+import { cutString, jsonByteLength, setData } from "./text-limits.js";
+
+/** What one error envelope says; see createErrorResult for the size rules. */
+export interface ErrorResultInput {
+  code: ErrorCode;
+  /** How to correct the call; cut to maxErrorMessageChars (2048). */
+  message: string;
+  /** The §6 details of the code; echoed strings are cut to maxEchoChars (120). */
+  details?: Record<string, unknown>;
+  /** The caller's artifactId as sent (echoed, cut to 120 characters); null when there was none. */
+  artifactId?: string | null;
+  /** The caller's responsePath as sent (echoed, cut to 120 characters); null when there was none. */
+  responsePath?: string | null;
+  warning?: string | null;
+}
+
+/** Keys whose value is a ready-to-send request: kept whole or dropped whole, never cut inside. */
+const WHOLE_VALUE_KEYS = new Set(["suggestedRequest"]);
+/** Nesting below this depth in details is replaced by null (details are flat by design). */
+const MAX_DETAILS_DEPTH = 6;
+const SHORT_WARNING_CHARS = 240;
+
+/** A JSON-safe copy of a primitive: non-finite numbers, functions and symbols become null. */
+function cutPrimitive(value: unknown): unknown {
+  if (typeof value === "string") return cutString(value, DEFAULT_LIMITS.maxEchoChars);
+  if (typeof value === "bigint") return cutString(String(value), DEFAULT_LIMITS.maxEchoChars);
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  return typeof value === "boolean" ? value : null;
+}
+
+function cutValue(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== "object") return cutPrimitive(value);
+  if (depth >= MAX_DETAILS_DEPTH) return null;
+  if (Array.isArray(value)) return value.map((item) => cutValue(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    setData(out, cutString(key, DEFAULT_LIMITS.maxEchoChars), cutValue(item, depth + 1));
+  }
+  return out;
+}
+
+/** A JSON copy of a ready-to-send request; one that is not JSON (a cycle, a bigint) becomes null. */
+function copyWhole(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Details with every echoed string cut, except ready-to-send requests, which stay whole. */
+function cutDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (value === undefined) continue;
+    const kept = WHOLE_VALUE_KEYS.has(key) ? copyWhole(value) : cutValue(value, 1);
+    setData(out, cutString(key, DEFAULT_LIMITS.maxEchoChars), kept);
+  }
+  return out;
+}
+
+function echo(value: string | null | undefined): string | null {
+  return typeof value === "string" ? cutString(value, DEFAULT_LIMITS.maxEchoChars) : null;
+}
+
+interface Parts {
+  code: ErrorCode;
+  message: string;
+  details: Record<string, unknown> | undefined;
+  artifactId: string | null;
+  responsePath: string | null;
+  warning: string | null;
+}
+
+/** Builds the envelope and sets serializedBytes to its own compact JSON size (a fixed point). */
+function build(parts: Parts): QueryErrorResult {
+  const error: QueryErrorResult["response"]["error"] = {
+    code: parts.code,
+    message: parts.message,
+  };
+  if (parts.details !== undefined) error.details = parts.details;
+  const result: QueryErrorResult = {
+    artifactId: parts.artifactId,
+    responsePath: parts.responsePath,
+    response: { error },
+    responseMeta: {
+      contractVersion: CONTRACT_VERSION,
+      truncated: false,
+      complete: false,
+      truncationReason: null,
+      returnedCount: 0,
+      totalCount: null,
+      remainingCount: null,
+      nextCursor: null,
+      serializedBytes: 0,
+      warning: parts.warning,
+    },
+  };
+  for (let size = jsonByteLength(result); size !== result.responseMeta.serializedBytes; ) {
+    result.responseMeta.serializedBytes = size;
+    size = jsonByteLength(result);
+  }
+  return result;
+}
+
+function fits(result: QueryErrorResult): boolean {
+  return result.responseMeta.serializedBytes <= DEFAULT_LIMITS.maxErrorEnvelopeBytes;
+}
+
+/** The details key whose value costs the most bytes, or undefined when there is none. */
+function largestKey(
+  details: Record<string, unknown>,
+  skip: ReadonlySet<string>,
+): string | undefined {
+  let largest: string | undefined;
+  let largestSize = -1;
+  for (const [key, value] of Object.entries(details)) {
+    if (skip.has(key)) continue;
+    const size = jsonByteLength(value);
+    if (size > largestSize) {
+      largest = key;
+      largestSize = size;
+    }
+  }
+  return largest;
+}
+
+/** Shrinks details step by step until the envelope fits: whole requests, long arrays, big keys. */
+function shrinkDetails(parts: Parts): QueryErrorResult {
+  let result = build(parts);
+  if (fits(result) || parts.details === undefined) return result;
+  let details: Record<string, unknown> = { ...parts.details };
+  if (details["suggestedRequest"] !== undefined) {
+    delete details["suggestedRequest"];
+    details["suggestedRequestOmitted"] = true;
+    result = build({ ...parts, details });
+    if (fits(result)) return result;
+  }
+  const markers = new Set(["suggestedRequestOmitted", "detailsTruncated"]);
+  details = { ...details, detailsTruncated: true };
+  for (
+    let key = largestKey(details, markers);
+    key !== undefined;
+    key = largestKey(details, markers)
+  ) {
+    const value = details[key];
+    const next: Record<string, unknown> = { ...details };
+    if (Array.isArray(value) && value.length > 1) {
+      setData(next, key, value.slice(0, Math.floor(value.length / 2)));
+    } else {
+      delete next[key];
+    }
+    details = next;
+    result = build({ ...parts, details });
+    if (fits(result)) return result;
+  }
+  return result;
+}
+
+/**
+ * The error envelope of query_response_artifact (§5, §6): `response.error = {code, message,
+ * details?}` and a responseMeta that claims no page. It always fits maxErrorEnvelopeBytes (4096):
+ * echoed strings (artifactId, responsePath, strings in details) are cut to 120 characters, the
+ * message to 2048; a `details.suggestedRequest` that does not fit is dropped and
+ * `details.suggestedRequestOmitted` set; if details still do not fit, their longest arrays are
+ * halved and their largest keys dropped (`details.detailsTruncated`); last the warning and the
+ * message are shortened.
+ */
+export function createErrorResult(input: ErrorResultInput): QueryErrorResult {
+  const parts: Parts = {
+    code: input.code,
+    message: cutString(input.message, DEFAULT_LIMITS.maxErrorMessageChars),
+    details: input.details === undefined ? undefined : cutDetails(input.details),
+    artifactId: echo(input.artifactId),
+    responsePath: echo(input.responsePath),
+    warning:
+      typeof input.warning === "string"
+        ? cutString(input.warning, DEFAULT_LIMITS.maxErrorMessageChars)
+        : null,
+  };
+  let result = shrinkDetails(parts);
+  if (fits(result)) return result;
+  const details = result.response.error.details;
+  const shortWarning =
+    parts.warning === null ? null : cutString(parts.warning, SHORT_WARNING_CHARS);
+  let messageChars = parts.message.length;
+  while (!fits(result) && messageChars > 1) {
+    messageChars = Math.floor(messageChars * 0.75);
+    result = build({
+      ...parts,
+      details,
+      warning: shortWarning,
+      message: cutString(parts.message, messageChars),
+    });
+  }
+  return fits(result) ? result : build({ ...parts, details: undefined, warning: null });
+}

@@ -1,0 +1,246 @@
+import type { z } from "zod";
+import type { ErrorObject } from "./error-object.js";
+import { DEFAULT_LIMITS, QUERY_TOOL_NAME } from "./limits.js";
+import {
+  FILTER_KEYS,
+  FILTER_OPS,
+  QUERY_REQUEST_KEYS,
+  type QueryRequest,
+  QueryRequestSchema,
+  TEXT_SEARCH_KEYS,
+} from "./query-request.js";
+import { cutString } from "./text-limits.js";
+
+/** The outcome of parseQueryRequest: the request, or the one error envelope payload to return. */
+export type ParseQueryRequestResult =
+  | { success: true; data: QueryRequest }
+  | { success: false; error: ErrorObject };
+
+const L = DEFAULT_LIMITS;
+
+/** What each argument must be, by its path with indexes replaced by `[]`. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  "": "an object of query arguments, at least {artifactId}",
+  artifactId: "a string: responseMeta.artifact.id of the bounded result",
+  responsePath: `an RFC 6901 pointer string of at most ${L.maxPathChars} characters ("" = the whole document)`,
+  describe: "a boolean",
+  objectMode: 'the string "entries"',
+  fields: `an array of at most ${L.maxFields} strings (item keys or pointers)`,
+  "fields[]": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
+  filters: `an array of at most ${L.maxFilters} filters {path, op?, value?}`,
+  "filters[]": "an object {path, op?, value?}",
+  "filters[].path": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
+  "filters[].op": `one of ${FILTER_OPS.join(", ")} (default eq)`,
+  "filters[].value": "a JSON value",
+  textSearch: "an object {query, caseSensitive?}",
+  "textSearch.query": `a string of ${L.minTextSearchQueryChars} to ${L.maxTextSearchQueryChars} characters`,
+  "textSearch.caseSensitive": "a boolean (default false)",
+  pageSize: `an integer from ${L.minPageSize} to ${L.maxPageSize} (default ${L.pageSize})`,
+  cursor: "a string: responseMeta.nextCursor of the previous page, other arguments unchanged",
+  jsonPath: `a JSONPath string of at most ${L.maxPathChars} characters`,
+};
+
+/** The keys an object accepts, by its path with indexes replaced by `[]`. */
+const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
+  "": QUERY_REQUEST_KEYS,
+  "filters[]": FILTER_KEYS,
+  textSearch: TEXT_SEARCH_KEYS,
+};
+
+/** Names that are not case variants but clearly mean one argument. */
+const SYNONYMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "": { limit: "pageSize", filter: "filters", field: "fields", path: "responsePath" },
+  "filters[]": { operator: "op" },
+  textSearch: {},
+};
+
+function normalizeKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** A known key an unknown one stands for: a case variant (artifact_id) or a synonym (limit). */
+interface KeySuggestion {
+  key: string;
+  caseVariant: boolean;
+}
+
+function suggestKey(
+  unknownKey: string,
+  knownKeys: readonly string[],
+  context: string,
+): KeySuggestion | undefined {
+  const normalized = normalizeKey(unknownKey);
+  const match = knownKeys.find((key) => normalizeKey(key) === normalized);
+  if (match !== undefined) return { key: match, caseVariant: true };
+  const synonym = SYNONYMS[context]?.[normalized];
+  return synonym === undefined ? undefined : { key: synonym, caseVariant: false };
+}
+
+/** ["filters", 2, "op"] -> "filters[2].op", or "filters[].op" with `indexes: false`. */
+function formatField(path: readonly PropertyKey[], indexes = true): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += indexes ? `[${segment}]` : "[]";
+    else out += out === "" ? String(segment) : `.${String(segment)}`;
+  }
+  return out;
+}
+
+/** ["filters", 2, "op"] -> "filters[].op": the key of EXPECTED, KNOWN_KEYS and SYNONYMS. */
+function patternOf(path: readonly PropertyKey[]): string {
+  return formatField(path, false);
+}
+
+function joinField(parent: string, key: string): string {
+  return parent === "" ? key : `${parent}.${key}`;
+}
+
+function echo(text: string): string {
+  return cutString(text, L.maxEchoChars);
+}
+
+function unknownKeyError(issue: z.core.$ZodIssueUnrecognizedKeys): ErrorObject {
+  const parent = formatField(issue.path);
+  const pattern = patternOf(issue.path);
+  const known = KNOWN_KEYS[pattern] ?? [];
+  const key = issue.keys[0] ?? "";
+  const field = echo(joinField(parent, key));
+  const suggestion = suggestKey(key, known, pattern);
+  const expected = `one of the keys ${known.join(", ")}`;
+  if (suggestion !== undefined) {
+    const corrected = joinField(parent, suggestion.key);
+    const why = suggestion.caseVariant ? "arguments are camelCase, use" : "use";
+    return {
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: `Unknown argument "${field}": ${why} "${corrected}" instead and call ${QUERY_TOOL_NAME} again.`,
+      details: { field, expected, suggestedKey: suggestion.key },
+    };
+  }
+  return {
+    code: "INVALID_RESPONSE_CONTROLS",
+    message: `Unknown argument "${field}": remove it and call ${QUERY_TOOL_NAME} again; accepted keys here are ${known.join(", ")}.`,
+    details: { field, expected },
+  };
+}
+
+function isMissing(issue: z.core.$ZodIssue, input: unknown): boolean {
+  if (issue.code !== "invalid_type") return false;
+  let value: unknown = input;
+  for (const segment of issue.path) {
+    if (value === null || typeof value !== "object") return true;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value === undefined;
+}
+
+function invalidValueError(issue: z.core.$ZodIssue, input: unknown): ErrorObject {
+  const field = formatField(issue.path);
+  const params = issue.code === "custom" ? (issue.params ?? {}) : {};
+  const expected =
+    typeof params["expected"] === "string"
+      ? params["expected"]
+      : (EXPECTED[patternOf(issue.path)] ?? "a valid value");
+  if (typeof params["conflictsWith"] === "string") {
+    const other = params["conflictsWith"];
+    return {
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: `Conflicting arguments: ${field} cannot be combined with ${other}. Send ${other} or ${field} alone, then call ${QUERY_TOOL_NAME} again.`,
+      details: { field, expected, conflictsWith: other },
+    };
+  }
+  if (field === "") {
+    return {
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: `The arguments must be ${expected}; call ${QUERY_TOOL_NAME} with responseMeta.artifact.id as artifactId.`,
+      details: { field, expected },
+    };
+  }
+  const verb = isMissing(issue, input) ? "Missing required argument" : "Invalid argument";
+  return {
+    code: "INVALID_RESPONSE_CONTROLS",
+    message: `${verb} ${field}: expected ${expected}. Correct it and call ${QUERY_TOOL_NAME} again.`,
+    details: { field, expected },
+  };
+}
+
+function toError(issue: z.core.$ZodIssue, input: unknown): ErrorObject {
+  return issue.code === "unrecognized_keys"
+    ? unknownKeyError(issue)
+    : invalidValueError(issue, input);
+}
+
+/** One problem per unknown key, unknown keys first (fixing a misspelt name fixes its twin). */
+function splitIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const unknown: z.core.$ZodIssue[] = [];
+  const other: z.core.$ZodIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) unknown.push({ ...issue, keys: [key] });
+    } else {
+      other.push(issue);
+    }
+  }
+  return [...unknown, ...other];
+}
+
+function fieldOf(issue: z.core.$ZodIssue): string {
+  const parent = formatField(issue.path);
+  return issue.code === "unrecognized_keys" ? joinField(parent, issue.keys[0] ?? "") : parent;
+}
+
+/** " 2 other problems in this call (also check: a, b)." or "" when there is only one. */
+function othersNote(others: readonly z.core.$ZodIssue[]): string {
+  if (others.length === 0) return "";
+  const fields = [...new Set(others.map(fieldOf).filter((field) => field !== ""))]
+    .slice(0, 5)
+    .map(echo);
+  const where = fields.length > 0 ? ` (also check: ${fields.join(", ")})` : "";
+  const plural = others.length === 1 ? "" : "s";
+  return ` ${others.length} other problem${plural} in this call${where}.`;
+}
+
+/** Drops "missing X" problems when an unknown alias of X was sent (artifact_id for artifactId). */
+function withoutAliasTwins(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+): z.core.$ZodIssue[] {
+  const suggested = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== "unrecognized_keys") continue;
+    const pattern = patternOf(issue.path);
+    const suggestion = suggestKey(issue.keys[0] ?? "", KNOWN_KEYS[pattern] ?? [], pattern);
+    if (suggestion !== undefined) suggested.add(joinField(formatField(issue.path), suggestion.key));
+  }
+  return issues.filter((issue) => !(isMissing(issue, input) && suggested.has(fieldOf(issue))));
+}
+
+/**
+ * Validates the arguments of query_response_artifact against the strict contract (§3) and turns
+ * the first problem into the one error the caller sees: INVALID_RESPONSE_CONTROLS with `details`
+ * `{field, expected, suggestedKey?}` (`field` the dotted, indexed path such as "filters[2].op";
+ * `suggestedKey` the camelCase name of a snake_case or other case variant). Conflicting arguments
+ * add `details.conflictsWith`. When several problems exist the message names the others, so the
+ * caller can fix them in one go. `undefined` arguments count as `{}`. On success `data` is a
+ * copy of the input (no defaults filled in; `__proto__` keys stay data). Never throws.
+ */
+export function parseQueryRequest(input: unknown): ParseQueryRequestResult {
+  const parsed = QueryRequestSchema.safeParse(input === undefined ? {} : input);
+  // zod rebuilds records by assignment, which turns a "__proto__" key of a filter value into a
+  // prototype; the validated input, cloned, keeps it as data (the schema has no transforms).
+  if (parsed.success) return { success: true, data: structuredClone(input) as QueryRequest };
+  const [first, ...others] = splitIssues(parsed.error.issues);
+  if (first === undefined) {
+    const expected = EXPECTED[""] ?? "";
+    return {
+      success: false,
+      error: {
+        code: "INVALID_RESPONSE_CONTROLS",
+        message: `Invalid arguments for ${QUERY_TOOL_NAME}: expected ${expected}.`,
+        details: { field: "", expected },
+      },
+    };
+  }
+  const error = toError(first, input);
+  error.message += othersNote(withoutAliasTwins([first, ...others], input).slice(1));
+  return { success: false, error };
+}
