@@ -12,8 +12,11 @@ export const ARTIFACT_MEDIA_TYPES = ["application/json", "text/plain"] as const;
 export const ArtifactMediaTypeSchema = z.enum(ARTIFACT_MEDIA_TYPES);
 export type ArtifactMediaType = z.infer<typeof ArtifactMediaTypeSchema>;
 
-/** An RFC 6901 pointer: "" (the whole document) or "/"-prefixed. */
-export const PointerSchema = z.string().regex(/^(\/.*)?$/s);
+/**
+ * An RFC 6901 pointer: "" (the whole document) or "/"-prefixed. `[\s\S]` rather than `.` with
+ * the s flag: JSON Schema patterns drop regex flags, and a key (so a pointer) may hold a newline.
+ */
+export const PointerSchema = z.string().regex(/^(\/[\s\S]*)?$/);
 
 /** The artifact reference of a bounded envelope (§2) and of a descriptor (§8). */
 export const ArtifactRefSchema = z.strictObject({
