@@ -21,7 +21,7 @@ export interface Violation {
 
 const IMPORT_PATTERNS = [
   /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
-  /\bimport\s*["']([^"']+)["']/g,
+  /^\s*import\s*["']([^"']+)["']/gm,
   /\bimport\(\s*["']([^"']+)["']\s*\)/g,
   /\brequire\(\s*["']([^"']+)["']\s*\)/g,
 ];

@@ -33,12 +33,13 @@ describe("the repository's layering", () => {
 });
 
 describe("checkLayering", () => {
-  it("finds static, type-only, side-effect, dynamic and re-export imports", () => {
+  it('finds static, type-only, side-effect, dynamic and re-export imports, and no "--import" flag', () => {
     const source = [
       'import { a } from "one";',
       'import type { B } from "two";',
       'import "three";',
       'const c = await import("four");',
+      'spawn("node", ["--import", "tsx", script]);',
       'export { d } from "./five.js";',
     ].join("\n");
     expect(findImports(source).sort()).toEqual(["./five.js", "four", "one", "three", "two"]);
