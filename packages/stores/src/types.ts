@@ -45,7 +45,7 @@ export interface StreamedArtifact {
   body: Readable;
 }
 
-/** Totals of what a store holds now. */
+/** Totals of what a store holds now, expired artifacts not yet swept included. */
 export interface StoreUsage {
   count: number;
   bytes: number;
@@ -64,11 +64,18 @@ export interface SweepResult {
 export interface ArtifactStore {
   readonly name: string;
   readonly capabilities: StoreCapabilities;
-  /** Stores body and metadata together; metadata and body never disagree. Replaces an existing id. */
+  /**
+   * Stores body and metadata together in one atomic step; replaces an existing id. Rejects with a
+   * StoreError: INVALID_ARTIFACT_ID, INVALID_META (byteLength or sha256 do not describe `body`),
+   * QUOTA_EXCEEDED (stores with a quota), STORE_UNAVAILABLE (the backend failed).
+   */
   put(meta: ArtifactMeta, body: Uint8Array): Promise<void>;
   /** The artifact, or null when unknown or expired. */
   get(id: string): Promise<StoredArtifact | null>;
-  /** The artifact as a stream, or null when unknown or expired. */
+  /**
+   * The artifact as a stream, or null when unknown or expired. Read it to the end or destroy it;
+   * it fails with a StoreError at its end if the bytes do not match the metadata.
+   */
   getStream(id: string): Promise<StreamedArtifact | null>;
   /** The metadata without the body, or null when unknown or expired. */
   head(id: string): Promise<ArtifactMeta | null>;
@@ -77,6 +84,6 @@ export interface ArtifactStore {
   /** Removes every artifact expired at `now` (default: the store's clock). */
   sweep(now?: number): Promise<SweepResult>;
   usage(): Promise<StoreUsage>;
-  /** Releases timers and connections; the store is unusable afterwards. */
+  /** Releases timers and connections; idempotent. Every later call fails with STORE_UNAVAILABLE. */
   dispose(): Promise<void>;
 }

@@ -1,2 +1,6 @@
-// Filled in by the stores issue.
-export {};
+export {
+  createFsStore,
+  DEFAULT_FS_QUOTA_BYTES,
+  DEFAULT_FS_SWEEP_INTERVAL_MS,
+  type FsStoreOptions,
+} from "./fs-store.js";

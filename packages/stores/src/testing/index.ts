@@ -1,2 +1,17 @@
-// Filled in by the stores issue.
-export {};
+export {
+  runStoreConformanceSuite,
+  type StoreConformanceOptions,
+  type StoreFactory,
+  type StoreFactoryOptions,
+} from "./conformance-suite.js";
+export {
+  binaryBody,
+  createTestClock,
+  metaFor,
+  patternBody,
+  readAll,
+  sha256Of,
+  type TestClock,
+  testArtifactId,
+} from "./fixtures.js";
+export { createRecordingStoreLogger, type RecordingStoreLogger } from "./recording-logger.js";

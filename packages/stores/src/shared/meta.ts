@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import { ARTIFACT_MEDIA_TYPES } from "@bounded-mcp/contract";
+import { isValidArtifactId } from "../artifact-id.js";
+import { StoreError } from "../store-error.js";
+import type { ArtifactMeta } from "../types.js";
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Lowercase hex sha256 of `body`. */
+export function sha256Hex(body: Uint8Array): string {
+  return createHash("sha256").update(body).digest("hex");
+}
+
+/** An artifact is expired from its `expiresAt` on: served while `now < expiresAt`. */
+export function isExpired(meta: Pick<ArtifactMeta, "expiresAt">, now: number): boolean {
+  return now >= meta.expiresAt;
+}
+
+function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * Reads an ArtifactMeta out of untrusted data (a file header, object metadata, a caller's
+ * argument): a fresh object with the members in a fixed order, or null when any member is missing
+ * or of the wrong type. Unknown members are dropped.
+ */
+export function parseArtifactMeta(value: unknown): ArtifactMeta | null {
+  if (typeof value !== "object" || value === null) return null;
+  const record = value as Record<string, unknown>;
+  const { id, scopeHash, mediaType, byteLength, sha256, createdAt, expiresAt } = record;
+  const { responseRoot, primaryPaths, sourceTruncated, contractVersion } = record;
+  if (!isValidArtifactId(id)) return null;
+  if (typeof scopeHash !== "string") return null;
+  if (!(ARTIFACT_MEDIA_TYPES as readonly unknown[]).includes(mediaType)) return null;
+  if (!isNonNegativeInteger(byteLength)) return null;
+  if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return null;
+  if (!isNonNegativeInteger(createdAt) || !isNonNegativeInteger(expiresAt)) return null;
+  if (typeof responseRoot !== "string") return null;
+  if (!Array.isArray(primaryPaths) || !primaryPaths.every((path) => typeof path === "string")) {
+    return null;
+  }
+  if (typeof sourceTruncated !== "boolean" || contractVersion !== 3) return null;
+  return {
+    id,
+    scopeHash,
+    mediaType: mediaType as ArtifactMeta["mediaType"],
+    byteLength,
+    sha256,
+    createdAt,
+    expiresAt,
+    responseRoot,
+    primaryPaths: [...primaryPaths] as string[],
+    sourceTruncated,
+    contractVersion: 3,
+  };
+}
+
+/**
+ * Checks what `put` was given: well-formed metadata whose byteLength and sha256 describe `body`.
+ * Returns a private copy of the metadata; throws StoreError INVALID_META otherwise, so metadata
+ * and body can never disagree inside a store.
+ */
+export function checkMetaForBody(
+  meta: ArtifactMeta,
+  body: Uint8Array,
+  store: string,
+): ArtifactMeta {
+  const fail = (reason: string): never => {
+    throw new StoreError({
+      code: "INVALID_META",
+      store,
+      operation: "put",
+      message: `[stores:${store}] put failed: ${reason}`,
+    });
+  };
+  const parsed = parseArtifactMeta(meta);
+  if (parsed === null) return fail("the metadata is not a well-formed ArtifactMeta");
+  if (parsed.byteLength !== body.byteLength) {
+    return fail(
+      `meta.byteLength is ${parsed.byteLength} but the body has ${body.byteLength} bytes`,
+    );
+  }
+  if (parsed.sha256 !== sha256Hex(body)) return fail("meta.sha256 is not the sha256 of the body");
+  return parsed;
+}
+
+/** A copy the caller may change without touching the stored metadata. */
+export function copyMeta(meta: ArtifactMeta): ArtifactMeta {
+  return { ...meta, primaryPaths: [...meta.primaryPaths] };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { assertValidArtifactId, isValidArtifactId } from "./artifact-id.js";
+import { StoreError } from "./store-error.js";
+
+describe("StoreError", () => {
+  it("names the backend and the operation in its message and keeps the cause", () => {
+    const cause = new Error("connect ECONNREFUSED 127.0.0.1:9000");
+    const error = new StoreError({
+      code: "STORE_UNAVAILABLE",
+      store: "s3",
+      operation: "GetObject",
+      cause,
+    });
+    expect({
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      store: error.store,
+      operation: error.operation,
+      cause: error.cause,
+      isError: error instanceof Error,
+    }).toEqual({
+      name: "StoreError",
+      message: "[stores:s3] GetObject failed",
+      code: "STORE_UNAVAILABLE",
+      store: "s3",
+      operation: "GetObject",
+      cause,
+      isError: true,
+    });
+  });
+
+  it("isInstance recognises a StoreError from another copy of the package by its marker", () => {
+    const foreign = Object.assign(new Error("x"), {
+      [Symbol.for("@bounded-mcp/stores.StoreError")]: true,
+    });
+    expect([
+      StoreError.isInstance(
+        new StoreError({ code: "QUOTA_EXCEEDED", store: "fs", operation: "put" }),
+      ),
+      StoreError.isInstance(foreign),
+      StoreError.isInstance(new Error("[stores:s3] GetObject failed")),
+      StoreError.isInstance(null),
+      StoreError.isInstance("StoreError"),
+    ]).toEqual([true, true, false, false, false]);
+  });
+});
+
+describe("isValidArtifactId", () => {
+  it("accepts 20 to 100 url-safe characters and nothing else", () => {
+    expect({
+      twenty: isValidArtifactId("a".repeat(20)),
+      hundred: isValidArtifactId("a-_Z9".repeat(20)),
+      nineteen: isValidArtifactId("a".repeat(19)),
+      hundredAndOne: isValidArtifactId("a".repeat(101)),
+      traversal: isValidArtifactId("../../aaaaaaaaaaaaaaaaaaaa"),
+      notAString: isValidArtifactId(42),
+    }).toEqual({
+      twenty: true,
+      hundred: true,
+      nineteen: false,
+      hundredAndOne: false,
+      traversal: false,
+      notAString: false,
+    });
+  });
+
+  it("assertValidArtifactId throws INVALID_ARTIFACT_ID naming the store and operation", () => {
+    const error = (() => {
+      try {
+        assertValidArtifactId("../etc/passwd", "fs", "get");
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(StoreError.isInstance(error) && { code: error.code, message: error.message }).toEqual({
+      code: "INVALID_ARTIFACT_ID",
+      message: "[stores:fs] get failed: the artifact id does not match /^[A-Za-z0-9_-]{20,100}$/",
+    });
+  });
+});

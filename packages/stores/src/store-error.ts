@@ -1,0 +1,58 @@
+/**
+ * Why a store call failed. `STORE_UNAVAILABLE`: the backend could not be reached or answered with
+ * an error (the adapter maps it to ARTIFACT_STORE_UNAVAILABLE); `INVALID_ARTIFACT_ID`: the id does
+ * not match the contract's ARTIFACT_ID_PATTERN (a traversal-looking or oversized id never reaches a
+ * backend); `QUOTA_EXCEEDED`: one body is larger than the store's byte cap even after pruning;
+ * `INVALID_META`: the metadata passed to `put` disagrees with the body (byteLength, sha256, id).
+ */
+export type StoreErrorCode =
+  | "STORE_UNAVAILABLE"
+  | "INVALID_ARTIFACT_ID"
+  | "QUOTA_EXCEEDED"
+  | "INVALID_META";
+
+const STORE_ERROR_MARKER = Symbol.for("@bounded-mcp/stores.StoreError");
+
+/** What a StoreError is built from. */
+export interface StoreErrorOptions {
+  code: StoreErrorCode;
+  /** The backend's name, e.g. "s3"; it prefixes the message as `[stores:s3]`. */
+  store: string;
+  /** The failed operation, e.g. "GetObject" or "put". */
+  operation: string;
+  /** Overrides the default message `[stores:<store>] <operation> failed`. */
+  message?: string;
+  cause?: unknown;
+}
+
+/**
+ * A local failure of a store call: which backend, which operation, and the original error as
+ * `cause`. The message reads `[stores:s3] GetObject failed`. Use `StoreError.isInstance` rather
+ * than `instanceof` so two copies of this package (a bundled app and a dependency) still agree.
+ */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  readonly store: string;
+  readonly operation: string;
+  /** The marker `isInstance` checks, shared by every copy of this package. */
+  readonly [STORE_ERROR_MARKER] = true;
+
+  constructor(options: StoreErrorOptions) {
+    super(options.message ?? `[stores:${options.store}] ${options.operation} failed`, {
+      cause: options.cause,
+    });
+    this.name = "StoreError";
+    this.code = options.code;
+    this.store = options.store;
+    this.operation = options.operation;
+  }
+
+  /** True for a StoreError from any copy of this package. */
+  static isInstance(value: unknown): value is StoreError {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[STORE_ERROR_MARKER] === true
+    );
+  }
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import {
+  binaryBody,
+  metaFor,
+  patternBody,
+  readAll,
+  sha256Of,
+  testArtifactId,
+} from "../fixtures.js";
+import { MIB, rejectionOf, type SuiteContext } from "../suite-context.js";
+
+/** The conformance cases of round trips, head, unknown ids, and metadata that disagrees with its body. */
+export function describeRoundTripCases(context: SuiteContext): void {
+  const { fresh, largeBodyBytes, slowTimeout } = context;
+  describe("round trip", () => {
+    it("returns a binary-safe body (every byte value) with its metadata from get and getStream", async () => {
+      const { store } = await fresh();
+      const body = binaryBody();
+      const meta = metaFor(testArtifactId(1), body);
+      await store.put(meta, body);
+      expect(await store.get(meta.id)).toEqual({ meta, body });
+      const streamed = await store.getStream(meta.id);
+      expect(streamed?.meta).toEqual(meta);
+      expect(streamed ? await readAll(streamed.body) : null).toEqual(body);
+    });
+
+    it("round-trips a unicode body and unicode metadata", async () => {
+      const { store } = await fresh();
+      const body = Buffer.from('{"名前":"Zoë 🚀","ملاحظة":"e\u0301","emoji":"👩‍👩‍👧"}', "utf8");
+      const meta = metaFor(testArtifactId(2), body, {
+        mediaType: "text/plain",
+        scopeHash: "scope-ünïcödé-名前",
+        responseRoot: "/données/名前",
+        primaryPaths: ["/données/名前/0", "/emoji/👩‍👩‍👧", "/a~1b/c~0d", "/with space/and%percent"],
+        sourceTruncated: true,
+      });
+      await store.put(meta, body);
+      const stored = await store.get(meta.id);
+      expect(stored).toEqual({ meta, body });
+      expect(stored?.body.toString("utf8")).toBe(body.toString("utf8"));
+    });
+
+    it("round-trips a 0-byte body", async () => {
+      const { store } = await fresh();
+      const body = Buffer.alloc(0);
+      const meta = metaFor(testArtifactId(3), body);
+      await store.put(meta, body);
+      expect(await store.get(meta.id)).toEqual({ meta, body });
+      const streamed = await store.getStream(meta.id);
+      expect(streamed ? await readAll(streamed.body) : null).toEqual(body);
+      expect(await store.usage()).toEqual({ count: 1, bytes: 0 });
+    });
+
+    it(
+      `round-trips a ${largeBodyBytes / MIB} MiB body through get and getStream`,
+      async () => {
+        const { store } = await fresh();
+        const body = patternBody(largeBodyBytes, 7);
+        const meta = metaFor(testArtifactId(4), body);
+        await store.put(meta, body);
+        const stored = await store.get(meta.id);
+        expect(stored?.meta).toEqual(meta);
+        expect(stored ? sha256Of(stored.body) : null).toBe(meta.sha256);
+        expect(stored?.body.byteLength).toBe(largeBodyBytes);
+        const streamed = await store.getStream(meta.id);
+        const streamedBody = streamed ? await readAll(streamed.body) : null;
+        expect(streamedBody ? sha256Of(streamedBody) : null).toBe(meta.sha256);
+      },
+      slowTimeout,
+    );
+
+    it("replaces an artifact put again under the same id", async () => {
+      const { store } = await fresh();
+      const first = Buffer.from('{"version":1}');
+      const second = Buffer.from('{"version":2,"longer":true}');
+      await store.put(metaFor(testArtifactId(5), first), first);
+      const replacement = metaFor(testArtifactId(5), second, { createdAt: 2_000 });
+      await store.put(replacement, second);
+      expect(await store.get(replacement.id)).toEqual({ meta: replacement, body: second });
+      expect(await store.usage()).toEqual({ count: 1, bytes: second.byteLength });
+    });
+
+    it("keeps its copy: changing a returned body or metadata changes nothing stored", async () => {
+      const { store } = await fresh();
+      const body = Buffer.from('{"keep":"me"}');
+      const meta = metaFor(testArtifactId(6), body);
+      await store.put(meta, Buffer.from(body));
+      const first = await store.get(meta.id);
+      first?.body.fill(0);
+      first?.meta.primaryPaths.push("/changed");
+      expect(await store.get(meta.id)).toEqual({ meta, body });
+    });
+  });
+
+  describe("head and unknown ids", () => {
+    it("head returns the metadata without a body", async () => {
+      const { store } = await fresh();
+      const body = Buffer.from('{"a":1}');
+      const meta = metaFor(testArtifactId(10), body);
+      await store.put(meta, body);
+      expect(await store.head(meta.id)).toEqual(meta);
+    });
+
+    it("get, getStream and head return null for an unknown id", async () => {
+      const { store } = await fresh();
+      const id = testArtifactId(11);
+      expect([await store.get(id), await store.getStream(id), await store.head(id)]).toEqual([
+        null,
+        null,
+        null,
+      ]);
+    });
+  });
+
+  describe("metadata and body never disagree", () => {
+    it("rejects a put whose byteLength or sha256 does not describe the body, storing nothing", async () => {
+      const { store } = await fresh();
+      const body = Buffer.from('{"honest":false}');
+      const wrongLength = {
+        ...metaFor(testArtifactId(30), body),
+        byteLength: body.byteLength + 1,
+      };
+      const wrongHash = {
+        ...metaFor(testArtifactId(30), body),
+        sha256: sha256Of(Buffer.from("x")),
+      };
+      const expected = {
+        name: "StoreError",
+        code: "INVALID_META",
+        store: store.name,
+        operation: "put",
+      };
+      expect(await rejectionOf(store.put(wrongLength, body))).toEqual(expected);
+      expect(await rejectionOf(store.put(wrongHash, body))).toEqual(expected);
+      expect(await store.head(testArtifactId(30))).toBeNull();
+      expect(await store.usage()).toEqual({ count: 0, bytes: 0 });
+    });
+  });
+}
