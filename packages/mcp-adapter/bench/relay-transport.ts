@@ -1,0 +1,209 @@
+// Benchmark: one 50 MiB tool result through the relay's linear stdio client transport, against
+// JSON.parse of the same line (the baseline, same run) and the SDK's StdioClientTransport with its
+// maxBufferSize raised. Each variant runs in its own process so peak RSS is its own; the ratio
+// pairs each run with a JSON.parse of the same line in that process (same machine load).
+// Run from packages/mcp-adapter: npx tsx bench/relay-transport.ts [mebibytes]
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import {
+  formatBytes,
+  formatMs,
+  measure,
+  printTable,
+  summarize,
+  withPeakRss,
+} from "@bounded-mcp/bench-utils";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createLineFramer } from "../src/relay/line-framer.js";
+import { createLinearStdioClientTransport } from "../src/relay/linear-stdio-client-transport.js";
+import { createPayloadText } from "../src/relay/test-support/payload.mjs";
+
+const MEBIBYTE = 1024 * 1024;
+/** What a pipe read returns at most on Linux. */
+const CHUNK_BYTES = 64 * 1024;
+const RAW_SERVER = fileURLToPath(
+  new URL("../src/relay/test-support/raw-line-server.mjs", import.meta.url),
+);
+const SDK_SERVER = fileURLToPath(
+  new URL("../src/relay/test-support/fixture-server.mjs", import.meta.url),
+);
+
+type Variant =
+  | "json-parse"
+  | "json-parse-payload"
+  | "framing-only"
+  | "linear"
+  | "linear-sdk-server"
+  | "sdk-raised";
+
+interface VariantReport {
+  /** The variant timed alone. */
+  samples: number[];
+  peakRss: number;
+  rssBefore: number;
+  /** The variant and JSON.parse of the same line, timed alternately in the same process. */
+  pairedSamples: number[];
+  baselineSamples: number[];
+}
+
+const VARIANTS: { variant: Variant; label: string }[] = [
+  { variant: "json-parse", label: "JSON.parse of the same line (baseline)" },
+  { variant: "json-parse-payload", label: "JSON.parse of the payload text inside it" },
+  {
+    variant: "framing-only",
+    label: "linear framing + parse + schema check, in process (64 KiB chunks, no pipe)",
+  },
+  { variant: "linear", label: "linear stdio transport (raw child)" },
+  {
+    variant: "linear-sdk-server",
+    label: "linear stdio transport (SDK McpServer child, end to end)",
+  },
+  { variant: "sdk-raised", label: "SDK StdioClientTransport, maxBufferSize raised (raw child)" },
+];
+
+function responseLine(mebibytes: number): string {
+  const result = { content: [{ type: "text", text: createPayloadText(mebibytes) }] };
+  return JSON.stringify({ result, jsonrpc: "2.0", id: 1 });
+}
+
+function transportFor(variant: Variant, mebibytes: number): Transport {
+  const args = [String(mebibytes)];
+  if (variant === "sdk-raised") {
+    return new StdioClientTransport({
+      command: process.execPath,
+      args: [RAW_SERVER, ...args],
+      maxBufferSize: 2 * mebibytes * MEBIBYTE,
+    });
+  }
+  const server = variant === "linear" ? [RAW_SERVER, ...args] : [SDK_SERVER];
+  return createLinearStdioClientTransport({ command: process.execPath, args: server });
+}
+
+/** The operation a variant times once per run, with its setup and teardown. */
+interface VariantRunner {
+  run: () => unknown;
+  runs: number;
+  close: () => Promise<void>;
+}
+
+async function createRunner(variant: Variant, mebibytes: number): Promise<VariantRunner> {
+  if (variant === "json-parse" || variant === "json-parse-payload") {
+    const line = variant === "json-parse" ? responseLine(mebibytes) : createPayloadText(mebibytes);
+    return { run: () => JSON.parse(line), runs: 7, close: async () => {} };
+  }
+  if (variant === "framing-only") {
+    const line = Buffer.from(`${responseLine(mebibytes)}\n`);
+    const chunks: Buffer[] = [];
+    for (let offset = 0; offset < line.length; offset += CHUNK_BYTES) {
+      chunks.push(line.subarray(offset, offset + CHUNK_BYTES));
+    }
+    const run = () => {
+      let parsed: unknown;
+      const framer = createLineFramer({
+        maxLineBytes: 2 * line.length,
+        onLine: (bytes) => {
+          parsed = JSONRPCMessageSchema.parse(JSON.parse(bytes.toString("utf8")));
+        },
+        onOversizedLine: () => {
+          throw new Error("unexpected oversized line");
+        },
+      });
+      for (const chunk of chunks) framer.push(chunk);
+      if (parsed === undefined) throw new Error("framing-only: no message");
+    };
+    return { run, runs: 7, close: async () => {} };
+  }
+  const client = new Client({ name: "relay-transport-bench", version: "1.0.0" });
+  await client.connect(transportFor(variant, mebibytes));
+  const run = async () => {
+    const result = await client.callTool({ name: "payload", arguments: { mebibytes } });
+    const block = (result as { content: { text: string }[] }).content[0];
+    if (block === undefined || block.text.length < mebibytes * MEBIBYTE) {
+      throw new Error(`${variant}: the result did not arrive whole`);
+    }
+  };
+  return { run, runs: variant === "sdk-raised" ? 2 : 7, close: () => client.close() };
+}
+
+/**
+ * Times the variant alone (peak RSS is its own), then again in pairs with JSON.parse of the same
+ * line in the same process, so the ratio compares runs made under the same machine load.
+ */
+async function runVariant(variant: Variant, mebibytes: number): Promise<VariantReport> {
+  const runner = await createRunner(variant, mebibytes);
+  const warmup = variant === "sdk-raised" ? 0 : 1;
+  const alone = await withPeakRss(() => measure(runner.run, { runs: runner.runs, warmup }));
+  const line = responseLine(mebibytes);
+  const pairedSamples: number[] = [];
+  const baselineSamples: number[] = [];
+  for (let pair = 0; pair < runner.runs; pair += 1) {
+    baselineSamples.push(...(await measure(() => JSON.parse(line), { runs: 1, warmup: 0 })));
+    pairedSamples.push(...(await measure(runner.run, { runs: 1, warmup: 0 })));
+  }
+  await runner.close();
+  return {
+    samples: alone.result,
+    peakRss: alone.peakRss,
+    rssBefore: alone.rssBefore,
+    pairedSamples,
+    baselineSamples,
+  };
+}
+
+function runInChild(variant: Variant, mebibytes: number): Promise<VariantReport> {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, script, "--variant", variant, String(mebibytes)],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const chunks: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve, reject) => {
+    child.on("close", (code) => {
+      if (code !== 0) {
+        reject(new Error(`variant ${variant} exited with code ${code}`));
+        return;
+      }
+      resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as VariantReport);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const variantIndex = process.argv.indexOf("--variant");
+  if (variantIndex !== -1) {
+    const variant = process.argv[variantIndex + 1] as Variant;
+    const mebibytes = Number(process.argv[variantIndex + 2]);
+    process.stdout.write(JSON.stringify(await runVariant(variant, mebibytes)));
+    return;
+  }
+  const mebibytes = Number(process.argv[2] ?? "50");
+  const reports = new Map<Variant, VariantReport>();
+  for (const { variant } of VARIANTS) {
+    reports.set(variant, await runInChild(variant, mebibytes));
+  }
+  printTable(
+    `relay transport: one ${mebibytes} MiB tool result (${formatBytes(Buffer.byteLength(responseLine(mebibytes)))} line)`,
+    VARIANTS.map(({ variant, label }) => {
+      const report = reports.get(variant)!;
+      const alone = summarize(report.samples);
+      const paired = summarize(report.pairedSamples).median;
+      const baseline = summarize(report.baselineSamples).median;
+      return {
+        variant: label,
+        runs: alone.runs,
+        median: formatMs(alone.median),
+        "JSON.parse (paired)": formatMs(baseline),
+        "ratio to JSON.parse (paired)": `${(paired / baseline).toFixed(2)}x`,
+        "peak RSS": formatBytes(report.peakRss),
+        "RSS before": formatBytes(report.rssBefore),
+      };
+    }),
+  );
+}
+
+await main();

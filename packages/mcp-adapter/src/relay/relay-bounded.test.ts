@@ -1,0 +1,141 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BoundedEnvelopeSchema, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JsonSchema } from "../schemas/json-schema-validator.js";
+import { rewriteOutputSchema } from "../schemas/rewrite-output-schema.js";
+import { type BoundedMcp, createBoundedMcp } from "../server/create-bounded-mcp.js";
+import { connectRelay, type RelayConnection } from "./connect-relay.js";
+import { createLinearStdioClientTransport } from "./linear-stdio-client-transport.js";
+import { SERVER_FILESYSTEM_PATH } from "./test-support/fixture-paths.js";
+import { createPayloadText } from "./test-support/payload.mjs";
+
+let directory: string;
+let mcp: BoundedMcp;
+let connection: RelayConnection;
+let downstream: Client;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), "relay-bounded-"));
+  await writeFile(join(directory, "small.json"), createPayloadText(0.001));
+  await writeFile(join(directory, "one-mib.json"), createPayloadText(1));
+  await writeFile(join(directory, "thirty-mib.json"), createPayloadText(30));
+  mcp = createBoundedMcp({ environment: {} });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  connection = await connectRelay(serverSide, {
+    bound: (result, context) =>
+      mcp.boundResult(result, { ...context.extra, toolName: context.toolName }),
+    localTools: [
+      {
+        definition: mcp.queryTool,
+        call: (request, extra) => mcp.callQueryTool(request.params.arguments, extra),
+      },
+    ],
+    rewriteTool: (tool) =>
+      tool.outputSchema === undefined
+        ? tool
+        : {
+            ...tool,
+            outputSchema: rewriteOutputSchema(
+              tool.outputSchema as JsonSchema,
+            ) as typeof tool.outputSchema,
+          },
+    connectUpstream: async ({ clientInfo, capabilities }) => {
+      const upstream = new Client(clientInfo, { capabilities });
+      await upstream.connect(
+        createLinearStdioClientTransport({
+          command: process.execPath,
+          args: [SERVER_FILESYSTEM_PATH, directory],
+          name: "filesystem",
+        }),
+      );
+      return upstream;
+    },
+  });
+  downstream = new Client({ name: "relay-bounded-test", version: "1.0.0" });
+  await downstream.connect(clientSide);
+  await connection.ready;
+  await downstream.listTools();
+}, 60_000);
+
+afterAll(async () => {
+  await connection?.close();
+  await mcp?.dispose();
+  await rm(directory, { recursive: true, force: true });
+});
+
+function readFile(name: string) {
+  return downstream.callTool({
+    name: "read_text_file",
+    arguments: { path: join(directory, name) },
+  });
+}
+
+describe("a relay over server-filesystem with the adapter's bounding", () => {
+  it("passes a small file through unchanged", async () => {
+    const text = createPayloadText(0.001);
+    expect(await readFile("small.json")).toEqual({
+      content: [{ type: "text", text }],
+      structuredContent: { content: text },
+    });
+  });
+
+  for (const [name, mebibytes] of [
+    ["one-mib.json", 1],
+    ["thirty-mib.json", 30],
+  ] as const) {
+    it(`bounds the ${mebibytes} MiB file into an envelope that the query tool reads`, async () => {
+      const result = (await readFile(name)) as {
+        structuredContent: unknown;
+        content: { text: string }[];
+      };
+      const envelope = BoundedEnvelopeSchema.parse(result.structuredContent);
+      expect(JSON.parse(result.content[0]!.text)).toEqual(envelope);
+      expect(envelope.responseMeta.serializedBytes).toBeGreaterThan(mebibytes * 1024 * 1024);
+      const artifactId = envelope.responseMeta.artifact.id;
+      const query = await downstream.callTool({
+        name: QUERY_TOOL_NAME,
+        arguments: { artifactId, describe: true },
+      });
+      const output = {
+        artifactId,
+        responsePath: "",
+        shape: {
+          type: "object",
+          entryCount: 1,
+          keys: [
+            {
+              name: "content",
+              pointer: "/content",
+              type: "string",
+              length: createPayloadText(mebibytes).length,
+            },
+          ],
+        },
+        responseMeta: {
+          contractVersion: 3,
+          truncated: false,
+          complete: true,
+          truncationReason: null,
+          returnedCount: 1,
+          totalCount: 1,
+          remainingCount: 0,
+          nextCursor: null,
+          serializedBytes: expect.any(Number),
+          warning: null,
+          pageUnit: "keys",
+        },
+      };
+      expect(query).toEqual({
+        content: [{ type: "text", text: expect.any(String) }],
+        structuredContent: output,
+      });
+      expect(JSON.parse((query as { content: { text: string }[] }).content[0]!.text)).toEqual(
+        output,
+      );
+    }, 60_000);
+  }
+});
