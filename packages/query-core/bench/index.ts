@@ -1,0 +1,231 @@
+// pnpm --filter @bounded-mcp/query-core bench
+// Every figure is a median, and for a document also a ratio to JSON.parse of that same document
+// measured in the same run. The query cases run when the engine exports runQuery.
+import { createHmac } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { formatBytes, formatMs, measure, printTable, summarize } from "@bounded-mcp/bench-utils";
+import {
+  type ArtifactRef,
+  DEFAULT_LIMITS,
+  type Limits,
+  parseQueryRequest,
+  type QueryRequest,
+} from "@bounded-mcp/contract";
+import * as core from "../src/index.js";
+import { generateDocuments } from "./generate-nodes.js";
+
+type RunQuery = (
+  document: unknown,
+  request: QueryRequest,
+  context: {
+    scopeHash: string;
+    keyRing: core.KeyRing;
+    responseRoot: string;
+    sourceTruncated: boolean;
+    limits: Limits;
+  },
+) => { result: unknown; isError: boolean };
+
+const MIB = 1024 * 1024;
+setFlagsFromString("--expose-gc");
+/** A full collection between untimed setup and a timed run, so no run pays for setup's garbage. */
+const collectGarbage = runInNewContext("gc") as () => void;
+const SIZES = [1, 10, 50];
+const ARTIFACT_ID = "bench_artifact_0000000000";
+const keyRing = core.createKeyRing([{ kid: "bench", secret: Buffer.alloc(32, 7) }]);
+const runQuery = (core as Record<string, unknown>)["runQuery"] as RunQuery | undefined;
+
+function request(input: Record<string, unknown>): QueryRequest {
+  const parsed = parseQueryRequest({ artifactId: ARTIFACT_ID, ...input });
+  if (!parsed.success) throw new Error(`bench request rejected: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+const QUERIES: Record<"array" | "keyed", Record<string, QueryRequest>> = {
+  array: {
+    "first page": request({}),
+    "filtered + projected page": request({
+      filters: [
+        { path: "/type", value: "n8n-nodes-base.httpRequest" },
+        { path: "/disabled", value: false },
+      ],
+      fields: ["id", "name", "/parameters/url"],
+    }),
+    describe: request({ describe: true }),
+    textSearch: request({ textSearch: { query: "req-777" } }),
+  },
+  keyed: {
+    "first page": request({}),
+    "filtered + projected page": request({
+      objectMode: "entries",
+      filters: [
+        { path: "/value/type", value: "n8n-nodes-base.httpRequest" },
+        { path: "/value/disabled", value: false },
+      ],
+      fields: ["key", "/value/id", "/value/parameters/url"],
+    }),
+    describe: request({ describe: true }),
+    textSearch: request({ textSearch: { query: "req-777" } }),
+  },
+};
+
+function artifactFor(byteLength: number, document: unknown): ArtifactRef {
+  return {
+    id: ARTIFACT_ID,
+    mediaType: "application/json",
+    byteLength,
+    sha256: "0".repeat(64),
+    expiresAt: "2026-01-01T00:00:00.000Z",
+    queryTool: "query_response_artifact",
+    ...core.analyzeDocument(document),
+  };
+}
+
+async function benchDocument(label: string, shape: "array" | "keyed", text: string) {
+  const parseSamples = await measure(() => JSON.parse(text), { runs: 7, warmup: 1 });
+  const parseMedian = summarize(parseSamples).median;
+  const document: unknown = JSON.parse(text);
+  const rows: Record<string, unknown>[] = [];
+  const add = (operation: string, median: number, note = "") => {
+    rows.push({
+      document: label,
+      operation,
+      median: formatMs(median),
+      "÷ JSON.parse": `${((median / parseMedian) * 100).toFixed(2)}%`,
+      note,
+    });
+  };
+  add("JSON.parse (baseline)", parseMedian, formatBytes(Buffer.byteLength(text)));
+  const analysis = core.analyzeDocument(document);
+  const context = {
+    scopeHash: "bench-scope",
+    keyRing,
+    responseRoot: analysis.responseRoot,
+    sourceTruncated: analysis.sourceTruncated,
+    limits: { ...DEFAULT_LIMITS },
+  };
+  if (runQuery !== undefined) {
+    for (const [operation, query] of Object.entries(QUERIES[shape])) {
+      const outcome = runQuery(document, query, context);
+      const samples = await measure(() => runQuery(document, query, context), { runs: 11 });
+      const note = outcome.isError
+        ? "ERROR result"
+        : `${formatBytes(JSON.stringify(outcome.result).length)} out`;
+      add(operation, summarize(samples).median, note);
+    }
+  }
+  // A freshly parsed copy for every timed run (parsed untimed in setup), so the key lists that
+  // analyzeDocument remembers for large objects never make a run look cheaper than a first call.
+  const fresh = {
+    runs: 7,
+    warmup: 1,
+    setup: () => {
+      const copy: unknown = JSON.parse(text);
+      collectGarbage();
+      return copy;
+    },
+  };
+  const analyzeSamples = await measure((copy) => core.analyzeDocument(copy), fresh);
+  add(
+    "analyzeDocument",
+    summarize(analyzeSamples).median,
+    `primaryPaths ${JSON.stringify(analysis.primaryPaths)}`,
+  );
+  const byteLength = Buffer.byteLength(text);
+  const envelopeOf = (copy: unknown) =>
+    core.createBoundedEnvelope({
+      document: copy,
+      artifact: artifactFor(byteLength, copy),
+      success: true,
+      previewBytes: DEFAULT_LIMITS.previewBytes,
+    });
+  const previewSamples = await measure(envelopeOf, fresh);
+  add(
+    "preview (analyze + envelope)",
+    summarize(previewSamples).median,
+    `envelope ${Buffer.byteLength(JSON.stringify(envelopeOf(document)))} B`,
+  );
+  return rows;
+}
+
+async function benchCursors() {
+  const claims = { artifactId: ARTIFACT_ID, scopeHash: "bench-scope", viewHash: "v".repeat(64) };
+  const cursor = core.encodeCursor(keyRing, { ...claims, offset: 12_345 });
+  const loops = 10_000;
+  const secret = Buffer.alloc(32, 7);
+  const hmac = await measure(() => {
+    for (let index = 0; index < loops; index++) {
+      createHmac("sha256", secret).update(`${claims.viewHash}${index}`).digest();
+    }
+  });
+  const encode = await measure(() => {
+    for (let index = 0; index < loops; index++)
+      core.encodeCursor(keyRing, { ...claims, offset: index });
+  });
+  const decode = await measure(() => {
+    for (let index = 0; index < loops; index++) core.decodeCursor(keyRing, cursor, claims);
+  });
+  const perOperation = (samples: number[]) => summarize(samples).median / loops;
+  const baseline = perOperation(hmac);
+  const rows = [
+    ["one HMAC-SHA256 (baseline)", baseline],
+    ["encodeCursor", perOperation(encode)],
+    ["decodeCursor", perOperation(decode)],
+  ] as const;
+  printTable(
+    `Cursors (${cursor.length} characters; per operation, median of ${loops} in a loop)`,
+    rows.map(([operation, median]) => ({
+      operation,
+      median: formatMs(median),
+      "÷ HMAC": `${(median / baseline).toFixed(2)}×`,
+    })),
+  );
+}
+
+/** Runs every measured operation on a small document first, so no table pays for the JIT. */
+function warmUp() {
+  const { arrayText, keyedText } = generateDocuments(256 * 1024);
+  for (const [shape, text] of [
+    ["array", arrayText],
+    ["keyed", keyedText],
+  ] as const) {
+    for (let round = 0; round < 20; round++) {
+      const document: unknown = JSON.parse(text);
+      const analysis = core.analyzeDocument(document);
+      core.createBoundedEnvelope({
+        document,
+        artifact: artifactFor(text.length, document),
+        success: true,
+        previewBytes: DEFAULT_LIMITS.previewBytes,
+      });
+      if (runQuery === undefined) continue;
+      const context = {
+        scopeHash: "bench-scope",
+        keyRing,
+        responseRoot: analysis.responseRoot,
+        sourceTruncated: analysis.sourceTruncated,
+        limits: { ...DEFAULT_LIMITS },
+      };
+      for (const query of Object.values(QUERIES[shape])) runQuery(document, query, context);
+    }
+  }
+}
+
+async function main() {
+  process.stdout.write(
+    `query-core benchmark, Node ${process.version}; query cases ${runQuery === undefined ? "SKIPPED (runQuery is not exported yet)" : "included"}\n`,
+  );
+  warmUp();
+  await benchCursors();
+  for (const size of SIZES) {
+    const { arrayText, keyedText } = generateDocuments(size * MIB);
+    const rows = [
+      ...(await benchDocument(`${size} MiB array`, "array", arrayText)),
+      ...(await benchDocument(`${size} MiB keyed`, "keyed", keyedText)),
+    ];
+    printTable(`${size} MiB documents`, rows);
+  }
+}
+
+await main();

@@ -1,0 +1,157 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CURSOR_MAC_BYTES, CURSOR_VERSION, decodeCursor, encodeCursor } from "./cursor-codec.js";
+import { createKeyRing } from "./key-ring.js";
+
+const ring = createKeyRing([
+  { kid: "current", secret: Buffer.alloc(32, 1) },
+  { kid: "previous", secret: Buffer.alloc(32, 2) },
+]);
+const view = { artifactId: "a".repeat(22), scopeHash: "scope-1", viewHash: "view-1" };
+const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+describe("encodeCursor / decodeCursor", () => {
+  it("round-trips the offset for the view it was issued for", () => {
+    const cursor = encodeCursor(ring, { ...view, offset: 40 });
+    expect(decodeCursor(ring, cursor, view)).toEqual({ ok: true, offset: 40 });
+  });
+
+  it("lays out version, kid, varint offset and a 128-bit MAC", () => {
+    const bytes = Buffer.from(encodeCursor(ring, { ...view, offset: 300 }), "base64url");
+    expect({
+      version: bytes[0],
+      kid: bytes.subarray(2, 2 + bytes[1]!).toString("latin1"),
+      offset: [...bytes.subarray(9, 11)],
+      macBytes: bytes.byteLength - 11,
+    }).toEqual({ version: CURSOR_VERSION, kid: "current", offset: [0xac, 0x02], macBytes: 16 });
+    expect(CURSOR_MAC_BYTES).toBe(16);
+  });
+
+  it("stays within 64 characters for the largest offset and the longest kid", () => {
+    const longKid = createKeyRing([{ kid: "k".repeat(16), secret: Buffer.alloc(32, 3) }]);
+    const cursor = encodeCursor(longKid, { ...view, offset: Number.MAX_SAFE_INTEGER });
+    expect(cursor.length).toBeLessThanOrEqual(64);
+    expect(decodeCursor(longKid, cursor, view)).toEqual({
+      ok: true,
+      offset: Number.MAX_SAFE_INTEGER,
+    });
+  });
+
+  it("is deterministic: the same claims give the same cursor", () => {
+    expect(encodeCursor(ring, { ...view, offset: 7 })).toBe(
+      encodeCursor(ring, { ...view, offset: 7 }),
+    );
+  });
+
+  it("accepts a cursor signed by a key that is no longer the signing key", () => {
+    const rotated = createKeyRing([
+      { kid: "next", secret: Buffer.alloc(32, 9) },
+      { kid: "current", secret: Buffer.alloc(32, 1) },
+    ]);
+    const cursor = encodeCursor(ring, { ...view, offset: 20 });
+    expect(decodeCursor(rotated, cursor, view)).toEqual({ ok: true, offset: 20 });
+  });
+
+  it("reports unknown_key for a cursor whose key left the ring", () => {
+    const retired = createKeyRing([{ kid: "next", secret: Buffer.alloc(32, 9) }]);
+    const cursor = encodeCursor(ring, { ...view, offset: 20 });
+    expect(decodeCursor(retired, cursor, view)).toEqual({ ok: false, reason: "unknown_key" });
+  });
+
+  it("reports mismatch for a kid in the ring whose secret differs (a forged cursor)", () => {
+    const impostor = createKeyRing([{ kid: "current", secret: Buffer.alloc(32, 5) }]);
+    const cursor = encodeCursor(impostor, { ...view, offset: 20 });
+    expect(decodeCursor(ring, cursor, view)).toEqual({ ok: false, reason: "mismatch" });
+  });
+
+  it.each([
+    ["another artifact", { artifactId: "b".repeat(22) }],
+    ["another scope", { scopeHash: "scope-2" }],
+    ["another view", { viewHash: "view-2" }],
+  ])("reports mismatch for a cursor issued for %s", (_name, change) => {
+    const cursor = encodeCursor(ring, { ...view, offset: 20 });
+    expect(decodeCursor(ring, cursor, { ...view, ...change })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
+  });
+
+  it.each([
+    ["an empty string", ""],
+    ["padding", `${encodeCursor(ring, { ...view, offset: 1 })}==`],
+    ["standard base64 characters", "+/+/+/+/+/+/"],
+    ["more than 64 characters", "A".repeat(65)],
+    ["another version", Buffer.from([2, 1, 0x6b, 0, ...Buffer.alloc(16)]).toString("base64url")],
+    [
+      "a non-minimal offset",
+      Buffer.from([1, 1, 0x6b, 0x80, 0, ...Buffer.alloc(16)]).toString("base64url"),
+    ],
+    ["a kid with a dot", Buffer.from([1, 1, 0x2e, 0, ...Buffer.alloc(16)]).toString("base64url")],
+    ["a zero-length kid", Buffer.from([1, 0, 0, ...Buffer.alloc(16)]).toString("base64url")],
+    ["a 15-byte MAC", Buffer.from([1, 1, 0x6b, 0, ...Buffer.alloc(15)]).toString("base64url")],
+  ])("reports malformed for %s", (_name, cursor) => {
+    expect(decodeCursor(ring, cursor, view)).toEqual({ ok: false, reason: "malformed" });
+  });
+
+  it("throws RangeError for an offset that is negative, fractional or unsafe", () => {
+    for (const offset of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) {
+      expect(() => encodeCursor(ring, { ...view, offset })).toThrow(RangeError);
+    }
+  });
+});
+
+describe("cursor properties", () => {
+  const claims = fc.record({
+    artifactId: fc.stringMatching(/^[A-Za-z0-9_-]{20,40}$/),
+    scopeHash: fc.string({ maxLength: 40 }),
+    viewHash: fc.string({ maxLength: 64 }),
+    offset: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+  });
+
+  it("rejects every single-character substitution, truncation and extension", () => {
+    fc.assert(
+      fc.property(claims, ({ offset, ...expected }) => {
+        const cursor = encodeCursor(ring, { ...expected, offset });
+        const variants = new Set<string>();
+        for (let index = 0; index < cursor.length; index++) {
+          for (const character of BASE64URL_ALPHABET) {
+            if (character !== cursor[index]) {
+              variants.add(cursor.slice(0, index) + character + cursor.slice(index + 1));
+            }
+          }
+          variants.add(cursor.slice(0, index));
+        }
+        for (const character of `${BASE64URL_ALPHABET}=.`) variants.add(cursor + character);
+        for (const variant of variants) {
+          expect(decodeCursor(ring, variant, expected).ok).toBe(false);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("rejects a cursor of another artifact, scope or view with mismatch, and another key with unknown_key", () => {
+    const other = createKeyRing([{ kid: "other", secret: Buffer.alloc(32, 4) }]);
+    fc.assert(
+      fc.property(
+        claims,
+        claims,
+        fc.constantFrom("artifactId", "scopeHash", "viewHash"),
+        (first, second, changed) => {
+          fc.pre(first[changed] !== second[changed]);
+          const { offset, ...expected } = first;
+          const cursor = encodeCursor(ring, first);
+          expect(decodeCursor(ring, cursor, { ...expected, [changed]: second[changed] })).toEqual({
+            ok: false,
+            reason: "mismatch",
+          });
+          expect(decodeCursor(other, cursor, expected)).toEqual({
+            ok: false,
+            reason: "unknown_key",
+          });
+          expect(decodeCursor(ring, cursor, expected)).toEqual({ ok: true, offset });
+        },
+      ),
+    );
+  });
+});

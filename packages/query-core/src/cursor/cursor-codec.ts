@@ -1,0 +1,147 @@
+import { timingSafeEqual } from "node:crypto";
+import { KEY_ID_PATTERN, type KeyRing } from "./key-ring.js";
+
+/** The first byte of every cursor; a new layout gets a new version. */
+export const CURSOR_VERSION = 1;
+
+/** Bytes of HMAC-SHA256 kept in a cursor: 128 bits. */
+export const CURSOR_MAC_BYTES = 16;
+
+/** What a cursor binds: the artifact, the caller's scope, the query view and the next offset. */
+export interface CursorClaims {
+  artifactId: string;
+  scopeHash: string;
+  viewHash: string;
+  offset: number;
+}
+
+/** What a cursor is checked against: the request it came back with. */
+export type CursorExpectation = Omit<CursorClaims, "offset">;
+
+/**
+ * The outcome of decodeCursor. `past_end` is not among the reasons: only the caller knows the
+ * total, so it compares the offset itself.
+ */
+export type CursorDecodeResult =
+  | { ok: true; offset: number }
+  | { ok: false; reason: "malformed" | "unknown_key" | "mismatch" };
+
+const MAC_DOMAIN = "bounded-mcp/cursor";
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const MAX_CURSOR_CHARS = 64;
+const MAX_VARINT_BYTES = 8;
+
+/**
+ * Encodes a cursor (CONTRACT-v3 §7): base64url of version, kid, offset (unsigned LEB128) and
+ * 128 bits of HMAC-SHA256 by the ring's signing key over kid, artifact id, scope hash, view hash
+ * and offset. At most 56 characters (kids are <= 16 characters). Throws RangeError for an offset
+ * that is not a non-negative safe integer.
+ */
+export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
+  if (!Number.isSafeInteger(claims.offset) || claims.offset < 0) {
+    throw new RangeError(`a cursor offset is a non-negative safe integer, got ${claims.offset}`);
+  }
+  const kid = ring.signingKid;
+  const mac = truncatedMac(ring, kid, claims);
+  if (mac === null) throw new RangeError("the key ring cannot sign with its own signing kid");
+  const kidBytes = Buffer.from(kid, "latin1");
+  return Buffer.concat([
+    Uint8Array.of(CURSOR_VERSION, kidBytes.byteLength),
+    kidBytes,
+    encodeVarint(claims.offset),
+    mac,
+  ]).toString("base64url");
+}
+
+/**
+ * Decodes and verifies a cursor against the request it came back with. `malformed`: not the
+ * canonical encoding of a well-formed cursor (every extra, missing or changed character that
+ * survives decoding is caught by re-encoding); `unknown_key`: its kid is not in the ring;
+ * `mismatch`: the MAC (compared in constant time) does not match, i.e. forged or issued for
+ * another artifact, scope or view.
+ */
+export function decodeCursor(
+  ring: KeyRing,
+  cursor: string,
+  expected: CursorExpectation,
+): CursorDecodeResult {
+  const parsed = parseCursor(cursor);
+  if (parsed === null) return { ok: false, reason: "malformed" };
+  const mac = truncatedMac(ring, parsed.kid, { ...expected, offset: parsed.offset });
+  if (mac === null) return { ok: false, reason: "unknown_key" };
+  if (!timingSafeEqual(mac, parsed.mac)) return { ok: false, reason: "mismatch" };
+  return { ok: true, offset: parsed.offset };
+}
+
+function parseCursor(cursor: string): { kid: string; offset: number; mac: Buffer } | null {
+  if (typeof cursor !== "string" || cursor.length > MAX_CURSOR_CHARS || !BASE64URL.test(cursor)) {
+    return null;
+  }
+  const bytes = Buffer.from(cursor, "base64url");
+  if (bytes.toString("base64url") !== cursor) return null;
+  if (bytes[0] !== CURSOR_VERSION) return null;
+  const kidLength = bytes[1] ?? 0;
+  const kid = bytes.subarray(2, 2 + kidLength).toString("latin1");
+  if (kid.length !== kidLength || !KEY_ID_PATTERN.test(kid)) return null;
+  const varint = decodeVarint(bytes, 2 + kidLength);
+  if (varint === null) return null;
+  const mac = bytes.subarray(varint.end);
+  if (mac.byteLength !== CURSOR_MAC_BYTES) return null;
+  return { kid, offset: varint.value, mac };
+}
+
+function truncatedMac(ring: KeyRing, kid: string, claims: CursorClaims): Buffer | null {
+  const full = ring.mac(kid, frameClaims(kid, claims));
+  return full === null ? null : full.subarray(0, CURSOR_MAC_BYTES);
+}
+
+/**
+ * Length-prefixed framing (4-byte big-endian length, then UTF-8), so no two different claim
+ * tuples share a MAC input however their strings are chosen.
+ */
+function frameClaims(kid: string, claims: CursorClaims): Buffer {
+  const fields = [
+    MAC_DOMAIN,
+    String(CURSOR_VERSION),
+    kid,
+    claims.artifactId,
+    claims.scopeHash,
+    claims.viewHash,
+    String(claims.offset),
+  ];
+  const parts: Buffer[] = [];
+  for (const field of fields) {
+    const bytes = Buffer.from(field, "utf8");
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.byteLength);
+    parts.push(length, bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+function encodeVarint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes.push(rest);
+  return Buffer.from(bytes);
+}
+
+/** Reads a minimal (canonical) unsigned LEB128 value; null for a non-minimal or overlong one. */
+function decodeVarint(bytes: Buffer, start: number): { value: number; end: number } | null {
+  let value = 0;
+  let scale = 1;
+  for (let index = start; index < bytes.byteLength && index - start < MAX_VARINT_BYTES; index++) {
+    const byte = bytes[index]!;
+    value += (byte & 0x7f) * scale;
+    if ((byte & 0x80) === 0) {
+      if (byte === 0 && index > start) return null;
+      return Number.isSafeInteger(value) ? { value, end: index + 1 } : null;
+    }
+    scale *= 0x80;
+  }
+  return null;
+}

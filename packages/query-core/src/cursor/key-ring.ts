@@ -1,0 +1,136 @@
+import { createHash, createHmac, createSecretKey, type KeyObject } from "node:crypto";
+
+/** A key id: 1..16 url-safe characters, so that it fits inside a 64-character cursor. */
+export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
+
+/** The shortest secret a key ring accepts, in bytes (HMAC-SHA256 gains nothing beyond 64). */
+export const MIN_SECRET_BYTES = 32;
+
+const KEY_RING_ERROR_MARKER = Symbol.for("bounded-mcp.query-core.KeyRingError");
+
+/**
+ * A key ring that could not be built (an empty list, a short or badly written secret, a bad or
+ * duplicate kid). Local configuration failure, never sent over the wire; the message never
+ * contains a secret.
+ */
+export class KeyRingError extends Error {
+  readonly code = "INVALID_KEY_RING" as const;
+  readonly [KEY_RING_ERROR_MARKER] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "KeyRingError";
+  }
+
+  /** True for a KeyRingError from any copy of this package (instanceof fails across copies). */
+  static isInstance(value: unknown): value is KeyRingError {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[KEY_RING_ERROR_MARKER] === true
+    );
+  }
+}
+
+/**
+ * The keys shared by every replica (CONTRACT-v3 §7): the first key signs, all keys verify, so a
+ * key can be rotated in by listing it first and retired once its cursors and ids have expired.
+ * Secrets never leave the ring; callers only get MACs.
+ */
+export interface KeyRing {
+  /** The kid of the key that signs new cursors and ids. */
+  readonly signingKid: string;
+  /** Every kid of the ring, signing kid first. */
+  readonly kids: readonly string[];
+  /** The full HMAC-SHA256 of data under the key `kid`, or null when the ring has no such key. */
+  mac(kid: string, data: string | Uint8Array): Buffer | null;
+}
+
+/** One key of a ring: a secret of at least 32 bytes and an optional kid. */
+export interface KeyRingEntry {
+  /** 1..16 url-safe characters; defaults to a short hash of the secret. */
+  kid?: string;
+  secret: Uint8Array;
+}
+
+/**
+ * Builds a key ring from secrets. The first key signs, all verify. Throws KeyRingError for an
+ * empty list, a secret shorter than 32 bytes, a kid outside KEY_ID_PATTERN or a duplicate kid.
+ */
+export function createKeyRing(keys: readonly KeyRingEntry[]): KeyRing {
+  if (keys.length === 0) throw new KeyRingError("a key ring needs at least one key");
+  const byKid = new Map<string, KeyObject>();
+  for (const [index, entry] of keys.entries()) {
+    if (!(entry.secret instanceof Uint8Array) || entry.secret.byteLength < MIN_SECRET_BYTES) {
+      throw new KeyRingError(
+        `key ${index + 1}: the secret must be at least ${MIN_SECRET_BYTES} bytes`,
+      );
+    }
+    const kid = entry.kid ?? defaultKeyId(entry.secret);
+    if (!KEY_ID_PATTERN.test(kid)) {
+      throw new KeyRingError(`key ${index + 1}: a kid is 1..16 characters of [A-Za-z0-9_-]`);
+    }
+    if (byKid.has(kid)) throw new KeyRingError(`key ${index + 1}: duplicate kid "${kid}"`);
+    byKid.set(kid, createSecretKey(Buffer.from(entry.secret)));
+  }
+  const kids = Object.freeze([...byKid.keys()]);
+  return Object.freeze({
+    signingKid: kids[0]!,
+    kids,
+    mac(kid: string, data: string | Uint8Array): Buffer | null {
+      const key = byKid.get(kid);
+      return key === undefined ? null : createHmac("sha256", key).update(data).digest();
+    },
+  });
+}
+
+/** The default kid of a secret: 8 base64url characters of a domain-separated SHA-256. */
+function defaultKeyId(secret: Uint8Array): string {
+  return createHash("sha256")
+    .update("bounded-mcp/kid\0")
+    .update(secret)
+    .digest()
+    .subarray(0, 6)
+    .toString("base64url");
+}
+
+const HEX_SECRET = /^(?:[0-9a-fA-F]{2}){32,}$/;
+const BASE64URL_SECRET = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/**
+ * Parses BOUNDED_MCP_KEYS: a comma-separated list of `[kid:]secret`, each secret written as hex
+ * (64+ characters) or base64url (at least 32 bytes decoded). Whitespace around entries is
+ * ignored. Throws KeyRingError (never echoing a secret) for anything else.
+ */
+export function parseKeyRing(text: string): KeyRing {
+  const entries = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  if (entries.length === 0) {
+    throw new KeyRingError("BOUNDED_MCP_KEYS is empty: expected a comma-separated [kid:]secret");
+  }
+  return createKeyRing(entries.map((entry, index) => parseKeyEntry(entry, index)));
+}
+
+function parseKeyEntry(entry: string, index: number): KeyRingEntry {
+  const separator = entry.indexOf(":");
+  const kid = separator === -1 ? undefined : entry.slice(0, separator);
+  const written = separator === -1 ? entry : entry.slice(separator + 1);
+  const secret = decodeSecret(written);
+  if (secret === null) {
+    throw new KeyRingError(
+      `BOUNDED_MCP_KEYS entry ${index + 1}: the secret must be hex (64+ characters) or base64url (at least ${MIN_SECRET_BYTES} bytes)`,
+    );
+  }
+  return kid === undefined ? { secret } : { kid, secret };
+}
+
+function decodeSecret(written: string): Uint8Array | null {
+  if (HEX_SECRET.test(written)) return Buffer.from(written, "hex");
+  if (!BASE64URL_SECRET.test(written)) return null;
+  const unpadded = written.replace(/=+$/, "");
+  const decoded = Buffer.from(unpadded, "base64url");
+  if (decoded.toString("base64url") !== unpadded) return null;
+  return decoded.byteLength >= MIN_SECRET_BYTES ? decoded : null;
+}
