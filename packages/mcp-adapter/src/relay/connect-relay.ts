@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -27,6 +28,12 @@ export interface ConnectRelayOptions extends Omit<RelayServerOptions, "upstream"
    * sampling and elicitation only work when declared), connect it and return it.
    */
   connectUpstream: (downstream: DownstreamIdentity) => Promise<Client>;
+  /** Closes the upstream when the downstream goes away; default `upstream.close()`. */
+  closeUpstream?: (upstream: Client) => Promise<void>;
+  /** The caller's principal when the downstream transport does not attach one to each message. */
+  authInfo?: AuthInfo;
+  /** The session id when the downstream transport has none (used for the caller scope). */
+  sessionId?: string;
 }
 
 /** A relay serving one downstream connection. */
@@ -53,6 +60,14 @@ export async function connectRelay(
 ): Promise<RelayConnection> {
   const held: Delivery[] = [];
   let upstream: Client | undefined;
+  const closeUpstream = async () => {
+    if (upstream === undefined) return;
+    await (options.closeUpstream ?? ((client: Client) => client.close()))(upstream);
+  };
+  const withDefaults = (extra: MessageExtraInfo | undefined): MessageExtraInfo | undefined =>
+    options.authInfo === undefined || extra?.authInfo !== undefined
+      ? extra
+      : { ...extra, authInfo: options.authInfo };
   let settle: {
     resolve: (value: { server: Server; upstream: Client }) => void;
     reject: (error: unknown) => void;
@@ -68,7 +83,7 @@ export async function connectRelay(
     send: (message, sendOptions) => downstream.send(message, sendOptions),
     close: () => downstream.close(),
     get sessionId() {
-      return downstream.sessionId;
+      return downstream.sessionId ?? options.sessionId;
     },
   };
 
@@ -80,8 +95,10 @@ export async function connectRelay(
       });
       const server = createRelayServer({ ...options, upstream });
       await server.connect(inner);
-      downstream.onmessage = (next, extra) => inner.onmessage?.(next, extra);
-      for (const [heldMessage, extra] of held.splice(0)) inner.onmessage?.(heldMessage, extra);
+      downstream.onmessage = (next, extra) => inner.onmessage?.(next, withDefaults(extra));
+      for (const [heldMessage, extra] of held.splice(0)) {
+        inner.onmessage?.(heldMessage, withDefaults(extra));
+      }
       settle.resolve({ server, upstream });
     } catch (error) {
       settle.reject(error);
@@ -108,7 +125,7 @@ export async function connectRelay(
   downstream.onclose = () => {
     settle.reject(new Error("the downstream closed before the relay was ready"));
     inner.onclose?.();
-    void upstream?.close();
+    void closeUpstream();
   };
   downstream.onerror = (error) => inner.onerror?.(error);
   await downstream.start();
@@ -117,7 +134,7 @@ export async function connectRelay(
     ready,
     async close() {
       await downstream.close();
-      await upstream?.close();
+      await closeUpstream();
     },
   };
 }

@@ -4,21 +4,34 @@ import type {
   RequestHandlerExtra,
   RequestOptions,
 } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolRequest,
+  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   type Implementation,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
   type JSONRPCRequest,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
   McpError,
   type Notification,
   type ServerCapabilities,
   type ServerNotification,
+  ReadResourceRequestSchema,
+  type RequestId,
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
+import { setRawCallToolResult } from "../result-sdk/call-context.js";
+import type { BoundedMcp } from "../server/create-bounded-mcp.js";
+import type { ToolHooks } from "./relay-hooks.js";
+import type { UpstreamSyncState } from "./upstream-sync.js";
 import { UPSTREAM_REQUEST_OPTIONS } from "./upstream-supervisor.js";
 
 /** Accepts any result object as sent, so relayed results are not re-validated or stripped (SDK-NOTES.md 6). */
@@ -45,11 +58,21 @@ export interface RelayLocalTool {
 export interface RelayServerOptions {
   /** A connected SDK client of the upstream; its capabilities are mirrored downstream. */
   upstream: Client;
-  /** Turns an upstream tools/call result into what the downstream receives; default unchanged. */
+  /**
+   * The adapter to attach (recommended): its query tool, descriptor template and artifact reads,
+   * its outputSchema rewrite and enforcement, and bounding inside the per-call result SDK. When
+   * given, `bound`, `localTools` and `rewriteTool` are not used.
+   */
+  bounded?: BoundedMcp;
+  /** Hooks per tool name, run on relayed results inside the per-call result SDK (needs `bounded`). */
+  hooks?: ToolHooks;
+  /** Records the downstream's log level and subscriptions, to re-send them after a restart. */
+  syncState?: UpstreamSyncState;
+  /** Low-level: turns an upstream tools/call result into what the downstream receives; default unchanged. */
   bound?: (result: CallToolResult, context: RelayCallContext) => Promise<CallToolResult>;
-  /** Tools answered by the relay; a same-named upstream tool makes tools/list fail. */
+  /** Low-level: tools answered by the relay; a same-named upstream tool makes tools/list fail. */
   localTools?: readonly RelayLocalTool[];
-  /** Rewrites each upstream tool definition (the outputSchema rewrite); default unchanged. */
+  /** Low-level: rewrites each upstream tool definition (the outputSchema rewrite); default unchanged. */
   rewriteTool?: (tool: Tool) => Tool;
   /** Awaited before each request is forwarded (e.g. the supervisor's whenConnected). */
   whenUpstreamReady?: () => Promise<void>;
@@ -60,71 +83,107 @@ export interface RelayServerOptions {
   logger?: Logger;
 }
 
+/** Methods whose requests the SDK parses with a stripping schema when `bounded` is attached. */
+const PARSED_METHODS = new Set([
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
 /**
  * Builds a downstream low-level `Server` that re-serves a connected upstream `Client`: every
  * request the downstream sends (tools, resources, templates, subscriptions, prompts, completions,
  * logging/setLevel, ping) is forwarded as received and its result returned as sent, except
- * tools/list (local tools added on the first page, definitions rewritten) and tools/call (result
- * passed through `bound`). Progress is mapped back to the caller's token, cancellation reaches the
- * upstream through the request signal, upstream notifications (logging, list_changed,
- * resources/updated) and requests (sampling, elicitation, roots) are relayed to the downstream.
- * Limits: the upstream's `tasks` capability is not advertised (task-augmented calls are not
- * relayed); requests keep the SDK's parsing of the JSON-RPC envelope only.
+ * tools/list (the query tool added on the first page, outputSchemas rewritten) and tools/call
+ * (hooks, then bounding and outputSchema enforcement). With `bounded`, the adapter is attached:
+ * artifact descriptor reads and query tool calls are answered locally. Progress is mapped back to
+ * the caller's token, cancellation reaches the upstream through the request signal, upstream
+ * notifications (logging, list_changed, resources/updated) and requests (sampling, elicitation,
+ * roots) are relayed to the downstream. Limits: the upstream's `tasks` capability is not
+ * advertised (task-augmented calls are not relayed); the `connect` of the returned server wraps
+ * the transport's onmessage and send (to forward requests as received).
  */
 export function createRelayServer(options: RelayServerOptions): Server {
-  const { upstream } = options;
+  const { upstream, bounded, syncState } = options;
   const logger = options.logger ?? SILENT_LOGGER;
   const requestOptions = options.requestOptions ?? UPSTREAM_REQUEST_OPTIONS;
+  const upstreamCapabilities = upstream.getServerCapabilities();
   const localTools = new Map(
-    (options.localTools ?? []).map((tool) => [tool.definition.name, tool] as const),
+    bounded === undefined
+      ? (options.localTools ?? []).map((tool) => [tool.definition.name, tool] as const)
+      : [],
   );
+  const localToolNames = new Set(bounded === undefined ? localTools.keys() : [bounded.queryTool.name]);
   const server = new Server(options.serverInfo ?? upstreamInfo(upstream), {
-    capabilities: mirrorCapabilities(upstream.getServerCapabilities(), localTools.size > 0),
+    capabilities: mirrorCapabilities(upstreamCapabilities, localToolNames.size > 0),
     ...optionalInstructions(upstream.getInstructions()),
   });
   // The relay answers ping and logging/setLevel by asking the upstream, like every other request.
   server.removeRequestHandler("ping");
   server.removeRequestHandler("logging/setLevel");
 
-  async function forward(request: JSONRPCRequest, extra: DownstreamExtra) {
+  /** Requests as received, by id, for the methods the SDK parses before our handler sees them. */
+  const received = new Map<RequestId, JSONRPCRequest>();
+  function asReceived<T extends { method: string }>(parsed: T, extra: DownstreamExtra): T {
+    const raw = received.get(extra.requestId);
+    received.delete(extra.requestId);
+    return (raw === undefined ? parsed : withoutEnvelope(raw)) as unknown as T;
+  }
+
+  async function forward(request: { method: string; params?: unknown }, extra: DownstreamExtra) {
     await options.whenUpstreamReady?.();
-    const callerToken = request.params?._meta?.progressToken;
+    const params = request.params as { _meta?: { progressToken?: unknown } } | undefined;
+    const callerToken = params?._meta?.progressToken;
+    // A tools/call always asks the upstream for progress (so the timeout resets on it); the
+    // downstream only gets the notifications it asked for, with its own token.
+    const wantsProgress = callerToken !== undefined || request.method === "tools/call";
     try {
-      return await upstream.request(
+      const result = await upstream.request(
         withoutEnvelope(request) as Parameters<Client["request"]>[0],
         PASS_THROUGH_RESULT,
         {
           ...requestOptions,
           signal: extra.signal,
-          ...(callerToken === undefined
-            ? {}
-            : {
-                onprogress: (progress) =>
+          ...(wantsProgress
+            ? {
+                onprogress: (progress) => {
+                  if (callerToken === undefined) return;
                   void extra
                     .sendNotification({
                       method: "notifications/progress",
-                      params: { ...progress, progressToken: callerToken },
+                      params: { ...progress, progressToken: callerToken as string | number },
                     })
-                    .catch((error: unknown) => logger.warn(`progress not relayed: ${error}`)),
-              }),
+                    .catch((error: unknown) => logger.warn(`progress not relayed: ${error}`));
+                },
+              }
+            : {}),
         },
       );
+      syncState?.record(request.method, request.params);
+      return result;
     } catch (error) {
       throw asDownstreamError(error);
     }
   }
 
-  async function listTools(request: JSONRPCRequest, extra: DownstreamExtra) {
+  async function upstreamTools(request: { method: string; params?: unknown }, extra: DownstreamExtra) {
     const result = (await forward(request, extra)) as { tools?: Tool[] };
-    const upstreamTools = result.tools ?? [];
-    const clash = upstreamTools.find((tool) => localTools.has(tool.name));
+    const tools = result.tools ?? [];
+    const clash = tools.find((tool) => localToolNames.has(tool.name));
     if (clash !== undefined) {
       throw new McpError(
         ErrorCode.InternalError,
         `upstream tool "${clash.name}" has the name of a tool the relay serves itself`,
       );
     }
-    const rewritten = options.rewriteTool ? upstreamTools.map(options.rewriteTool) : upstreamTools;
+    return { result, tools };
+  }
+
+  async function listTools(request: JSONRPCRequest, extra: DownstreamExtra) {
+    const { result, tools } = await upstreamTools(request, extra);
+    const rewritten = options.rewriteTool ? tools.map(options.rewriteTool) : tools;
     const firstPage = request.params?.cursor === undefined;
     const local = firstPage ? [...localTools.values()].map((tool) => tool.definition) : [];
     return { ...result, tools: [...rewritten, ...local] };
@@ -143,9 +202,43 @@ export function createRelayServer(options: RelayServerOptions): Server {
     return options.bound(result, { toolName: name, request: callRequest, extra });
   }
 
+  /** A relayed call inside the attached adapter's per-call result SDK: forward, then the hook. */
+  async function callHookedTool(parsed: CallToolRequest, extra: DownstreamExtra) {
+    const request = asReceived(parsed, extra);
+    const result = (await forward(request, extra)) as CallToolResult;
+    const hook = options.hooks?.[request.params.name];
+    if (hook === undefined || request.params.task !== undefined) return result;
+    try {
+      await hook({ toolName: request.params.name, request, result, extra });
+    } catch (error) {
+      setRawCallToolResult({});
+      logger.error(`the hook of tool "${request.params.name}" failed; result relayed unchanged`, {
+        tool: request.params.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return result;
+  }
+
+  if (bounded !== undefined) {
+    bounded.attach(server);
+    const relayed = (parsed: { method: string }, extra: DownstreamExtra) =>
+      forward(asReceived(parsed, extra), extra);
+    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+      const { result, tools } = await upstreamTools(asReceived(request, extra), extra);
+      return { ...result, tools };
+    });
+    server.setRequestHandler(CallToolRequestSchema, callHookedTool);
+    if (upstreamCapabilities?.resources !== undefined) {
+      server.setRequestHandler(ListResourcesRequestSchema, relayed);
+      server.setRequestHandler(ListResourceTemplatesRequestSchema, relayed);
+      server.setRequestHandler(ReadResourceRequestSchema, relayed);
+    }
+  }
+
   server.fallbackRequestHandler = async (request, extra) => {
-    if (request.method === "tools/list") return listTools(request, extra);
-    if (request.method === "tools/call") return callTool(request, extra);
+    if (bounded === undefined && request.method === "tools/list") return listTools(request, extra);
+    if (bounded === undefined && request.method === "tools/call") return callTool(request, extra);
     return forward(request, extra);
   };
   server.fallbackNotificationHandler = (notification) =>
@@ -171,7 +264,33 @@ export function createRelayServer(options: RelayServerOptions): Server {
       throw asDownstreamError(error);
     }
   };
+
+  if (bounded !== undefined) {
+    const connect = server.connect.bind(server);
+    server.connect = async (transport: Transport) => {
+      rememberReceived(transport, received);
+      await connect(transport);
+      const handle = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        if (isJSONRPCRequest(message) && PARSED_METHODS.has(message.method)) {
+          received.set(message.id, message);
+        } else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+          received.delete(message.params?.requestId as RequestId);
+        }
+        handle?.(message, extra);
+      };
+    };
+  }
   return server;
+}
+
+/** Forgets a remembered request once it is answered or cancelled (bounded memory). */
+function rememberReceived(transport: Transport, received: Map<RequestId, JSONRPCRequest>): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => {
+    if ("id" in message && !("method" in message)) received.delete(message.id as RequestId);
+    return send(message, sendOptions);
+  };
 }
 
 /** `{method, params}` of a JSON-RPC request or notification, without `jsonrpc` and `id`. */

@@ -1,0 +1,137 @@
+import type { ArtifactMediaType } from "@bounded-mcp/contract";
+import { textToDocument } from "@bounded-mcp/query-core";
+import type { ArtifactMeta, ArtifactStore } from "@bounded-mcp/stores";
+import type { ParseCache } from "./parse-cache.js";
+
+/** A stored artifact, parsed, as the query tool uses it. */
+export interface OpenArtifact {
+  meta: ArtifactMeta;
+  /** The parsed payload: JSON as parsed, text as `{"lines": [...]}`. */
+  document: unknown;
+  /** The tool that produced it, when this process bounded it (for per-tool stats). */
+  toolName?: string | undefined;
+}
+
+/** What `open` found: the artifact, or why the caller may not have it. */
+export type OpenResult =
+  | { ok: true; artifact: OpenArtifact; cacheHit: boolean }
+  | { ok: false; reason: "unknown" | "expired" };
+
+/** What `save` needs: the payload exactly as received, parsed, and what analysis found. */
+export interface SaveInput {
+  id: string;
+  scopeHash: string;
+  body: Uint8Array;
+  sha256: string;
+  mediaType: ArtifactMediaType;
+  document: unknown;
+  responseRoot: string;
+  primaryPaths: string[];
+  sourceTruncated: boolean;
+  toolName?: string | undefined;
+}
+
+/**
+ * Artifacts over a store, with the parse cache in front and caller scope enforced. Another
+ * scope's artifact is reported exactly like an unknown one. Store failures are thrown as they
+ * come (StoreError) so callers can answer ARTIFACT_STORE_UNAVAILABLE.
+ */
+export interface ArtifactService {
+  /** Stores the payload and its metadata (replacing the same id: a repeat refreshes expiry). */
+  save(input: SaveInput): Promise<ArtifactMeta>;
+  /** The parsed artifact for this scope, from the parse cache when it is there. */
+  open(id: string, scopeHash: string): Promise<OpenResult>;
+  /** The metadata for this scope, or why not; never reads or parses the body. */
+  head(
+    id: string,
+    scopeHash: string,
+  ): Promise<{ ok: true; meta: ArtifactMeta } | { ok: false; reason: "unknown" | "expired" }>;
+}
+
+/** Parses a stored body into the document the query engine reads. */
+export function parseStoredBody(body: Uint8Array, mediaType: ArtifactMediaType): unknown {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  return mediaType === "application/json" ? JSON.parse(text) : textToDocument(text);
+}
+
+/** Creates the artifact service of one adapter. */
+export function createArtifactService(options: {
+  store: ArtifactStore;
+  cache: ParseCache<OpenArtifact>;
+  ttlMs: number;
+  clock: () => number;
+}): ArtifactService {
+  const { store, cache, clock } = options;
+  const loading = new Map<string, Promise<OpenArtifact | null>>();
+
+  const fromCache = (id: string, scopeHash: string) => {
+    const cached = cache.peek(id);
+    if (cached === undefined || cached.meta.scopeHash !== scopeHash) return undefined;
+    if (cached.meta.expiresAt <= clock()) {
+      cache.delete(id);
+      return "expired" as const;
+    }
+    return cached;
+  };
+
+  const load = (id: string): Promise<OpenArtifact | null> => {
+    let pending = loading.get(id);
+    if (pending === undefined) {
+      pending = (async () => {
+        const stored = await store.get(id);
+        if (stored === null) return null;
+        return { meta: stored.meta, document: parseStoredBody(stored.body, stored.meta.mediaType) };
+      })().finally(() => loading.delete(id));
+      loading.set(id, pending);
+    }
+    return pending;
+  };
+
+  return {
+    async save(input) {
+      const now = clock();
+      const meta: ArtifactMeta = {
+        id: input.id,
+        scopeHash: input.scopeHash,
+        mediaType: input.mediaType,
+        byteLength: input.body.byteLength,
+        sha256: input.sha256,
+        createdAt: now,
+        expiresAt: now + options.ttlMs,
+        responseRoot: input.responseRoot,
+        primaryPaths: input.primaryPaths,
+        sourceTruncated: input.sourceTruncated,
+        contractVersion: 3,
+      };
+      await store.put(meta, input.body);
+      cache.set(
+        input.id,
+        { meta, document: input.document, toolName: input.toolName },
+        meta.byteLength,
+      );
+      return meta;
+    },
+    async open(id, scopeHash) {
+      const cached = cache.get(id);
+      if (cached !== undefined && cached.meta.scopeHash === scopeHash) {
+        if (cached.meta.expiresAt > clock()) return { ok: true, artifact: cached, cacheHit: true };
+        cache.delete(id);
+        return { ok: false, reason: "expired" };
+      }
+      const loaded = await load(id);
+      if (loaded === null || loaded.meta.scopeHash !== scopeHash) {
+        return { ok: false, reason: "unknown" };
+      }
+      cache.set(id, loaded, loaded.meta.byteLength);
+      return { ok: true, artifact: loaded, cacheHit: false };
+    },
+    async head(id, scopeHash) {
+      const cached = fromCache(id, scopeHash);
+      if (cached === "expired") return { ok: false, reason: "expired" };
+      if (cached !== undefined) return { ok: true, meta: cached.meta };
+      const meta = await store.head(id);
+      if (meta === null || meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
+      return { ok: true, meta };
+    },
+  };
+}

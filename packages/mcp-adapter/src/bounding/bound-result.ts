@@ -1,0 +1,238 @@
+import { createHash } from "node:crypto";
+import {
+  type ArtifactRef,
+  type BoundedEnvelope,
+  type BoundedError,
+  type Limits,
+  QUERY_TOOL_NAME,
+} from "@bounded-mcp/contract";
+import {
+  analyzeDocument,
+  createBoundedEnvelope,
+  type KeyRing,
+  TEXT_RESPONSE_ROOT,
+} from "@bounded-mcp/query-core";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { deriveArtifactId } from "../artifacts/artifact-id.js";
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
+import type { Logger } from "../logging/logger.js";
+import type { StatsCollector } from "../stats/stats-collector.js";
+import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
+import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
+import { measureResult } from "./measure.js";
+import { extractPayload, type Payload } from "./payload.js";
+
+/** What a preview hook receives: the parsed payload of one oversized result. */
+export interface PreviewInput {
+  toolName: string | undefined;
+  document: unknown;
+  mediaType: Payload["mediaType"];
+}
+
+/**
+ * Reshapes a payload for the preview (an n8n workflow as its node list, say); return undefined
+ * for the generic preview. The returned value is compacted to fit previewBytes like any other,
+ * and must be deterministic (no clock, no randomness) so prompt caches stay valid.
+ */
+export type PreviewHook = (input: PreviewInput) => unknown;
+
+/** Per-call facts for bounding: the caller (scope) and, optionally, the tool and its wire size. */
+export interface BoundContext extends ScopeContext {
+  /**
+   * The size the upstream actually sent, when known (a relay measures the raw message); used
+   * for stats and the pass-through decision instead of the in-process measurement.
+   */
+  receivedBytes?: number | undefined;
+}
+
+/** Bounds one tool result; see `createBounder`. */
+export type BoundResult = (
+  result: CallToolResult,
+  context?: BoundContext,
+) => Promise<CallToolResult>;
+
+/** What the bounder needs; all of it built once per adapter. */
+export interface BounderDependencies {
+  artifacts: ArtifactService;
+  keyRing: KeyRing;
+  findScope: ScopeFinder;
+  limits: Limits;
+  /** `artifact://<namespace>/<id>`; undefined when resource links are off. */
+  artifactUri: ((id: string) => string) | undefined;
+  preview?: PreviewHook | undefined;
+  logger: Logger;
+  stats: StatsCollector;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+function payloadSuccess(document: unknown, isError: boolean): boolean {
+  if (typeof document === "object" && document !== null && !Array.isArray(document)) {
+    const own = (document as Record<string, unknown>).success;
+    if (typeof own === "boolean") return own;
+  }
+  return !isError;
+}
+
+function envelopeResult(
+  source: CallToolResult,
+  structured: BoundedEnvelope | BoundedError,
+  isError: boolean,
+  link: CallToolResult["content"][number] | undefined,
+): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
+  if (link !== undefined) content.push(link);
+  return {
+    ...(source._meta === undefined ? {} : { _meta: source._meta }),
+    content,
+    structuredContent: structured as unknown as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+function resourceLink(uri: string, ref: ArtifactRef): CallToolResult["content"][number] {
+  return {
+    type: "resource_link",
+    uri,
+    name: `artifact-${ref.id}`,
+    title: "Stored tool result (descriptor)",
+    description: `Descriptor of the stored result (${ref.byteLength} bytes, ${ref.mediaType}); read its values with ${QUERY_TOOL_NAME}.`,
+    mimeType: "application/json",
+  };
+}
+
+/**
+ * Creates the bounding engine (CONTRACT-v3.md §1, §2): a result at or under inlineBytes is
+ * returned unchanged (the same object); a larger one is stored exactly as received and replaced
+ * by the bounded envelope, identical in structuredContent and as compact JSON text, followed by a
+ * resource_link when links are on. isError and `_meta` are kept. A payload over artifactMaxBytes
+ * or a store failure gives a bounded error result instead; the payload is never inlined.
+ */
+export function createBounder(dependencies: BounderDependencies): BoundResult {
+  const { limits, stats, logger } = dependencies;
+
+  const fail = (
+    source: CallToolResult,
+    failure: BoundingFailure,
+    payload: Payload | undefined,
+    serializedBytes: number,
+  ): CallToolResult => {
+    const structured = buildBoundedError({
+      failure,
+      document: payload?.document,
+      hasDocument: payload !== undefined,
+      serializedBytes,
+      previewBytes: limits.previewBytes,
+    });
+    return envelopeResult(source, structured, true, undefined);
+  };
+
+  const bound = async (
+    result: CallToolResult,
+    context: BoundContext,
+    structuredJson: string | undefined,
+  ): Promise<CallToolResult> => {
+    const payload = extractPayload(result, structuredJson);
+    const body = Buffer.from(payload.text, "utf8");
+    if (body.byteLength > limits.artifactMaxBytes) {
+      const failure = {
+        code: "ARTIFACT_TOO_LARGE",
+        byteLength: body.byteLength,
+        limit: limits.artifactMaxBytes,
+      } as const;
+      return fail(result, failure, payload, body.byteLength);
+    }
+    const sha256 = createHash("sha256").update(body).digest("hex");
+    const scope = await dependencies.findScope(context);
+    const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
+    const analysis = analyzeDocument(payload.document);
+    const responseRoot =
+      payload.mediaType === "text/plain" ? TEXT_RESPONSE_ROOT : analysis.responseRoot;
+    let expiresAt: number;
+    try {
+      const meta = await dependencies.artifacts.save({
+        id,
+        scopeHash: scope.hash,
+        body,
+        sha256,
+        mediaType: payload.mediaType,
+        document: payload.document,
+        responseRoot,
+        primaryPaths: analysis.primaryPaths,
+        sourceTruncated: analysis.sourceTruncated,
+        toolName: context.toolName,
+      });
+      expiresAt = meta.expiresAt;
+    } catch (error) {
+      logger.error("the artifact store failed to keep an oversized result", {
+        tool: context.toolName,
+        byteLength: body.byteLength,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return fail(result, { code: "ARTIFACT_STORE_UNAVAILABLE" }, payload, body.byteLength);
+    }
+    const uri = dependencies.artifactUri?.(id);
+    const artifact: ArtifactRef = {
+      id,
+      ...(uri === undefined ? {} : { uri }),
+      mediaType: payload.mediaType,
+      byteLength: body.byteLength,
+      sha256,
+      expiresAt: new Date(expiresAt).toISOString(),
+      queryTool: QUERY_TOOL_NAME,
+      responseRoot,
+      primaryPaths: analysis.primaryPaths,
+      sourceTruncated: analysis.sourceTruncated,
+    };
+    const reshaped = dependencies.preview?.({
+      toolName: context.toolName,
+      document: payload.document,
+      mediaType: payload.mediaType,
+    });
+    const envelope = createBoundedEnvelope({
+      document: payload.document,
+      artifact,
+      success: payloadSuccess(payload.document, result.isError === true),
+      previewBytes: limits.previewBytes,
+      ...(reshaped === undefined ? {} : { preview: reshaped }),
+    });
+    const link = uri === undefined ? undefined : resourceLink(uri, artifact);
+    return envelopeResult(result, envelope, result.isError === true, link);
+  };
+
+  const measureAndBound = async (
+    result: CallToolResult,
+    context: BoundContext,
+  ): Promise<CallToolResult> => {
+    const measurement = measureResult(result, limits.inlineBytes);
+    const received = context.receivedBytes ?? measurement.bytes;
+    const tool = context.toolName ?? "unknown";
+    if (received <= limits.inlineBytes && !measurement.oversized) {
+      stats.recordCall(tool, {
+        bytesReceived: received,
+        bytesSentToModel: measurement.bytes,
+        bounded: false,
+      });
+      return result;
+    }
+    const bounded = await bound(result, context, measurement.structuredJson);
+    stats.recordCall(tool, {
+      bytesReceived: received,
+      bytesSentToModel: jsonBytes(bounded),
+      bounded: true,
+    });
+    return bounded;
+  };
+
+  return async (result, given = {}) => {
+    if (isAlreadyBounded(result)) return result;
+    const context =
+      given.toolName === undefined ? { ...given, toolName: currentToolName() } : given;
+    const output = await measureAndBound(result, context);
+    rememberBounded(output);
+    return output;
+  };
+}

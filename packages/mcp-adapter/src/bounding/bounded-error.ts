@@ -1,0 +1,53 @@
+import { type BoundedError, createBoundedError } from "@bounded-mcp/contract";
+import { compactPreview } from "@bounded-mcp/query-core";
+
+/** Why a result could not become an artifact (CONTRACT-v3.md §2, §6). */
+export type BoundingFailure =
+  | { code: "ARTIFACT_TOO_LARGE"; byteLength: number; limit: number }
+  | { code: "ARTIFACT_STORE_UNAVAILABLE" };
+
+function describeFailure(failure: BoundingFailure): {
+  message: string;
+  details: Record<string, unknown>;
+} {
+  if (failure.code === "ARTIFACT_TOO_LARGE") {
+    return {
+      message: `The tool result is ${failure.byteLength} bytes, over the artifact limit of ${failure.limit} bytes, so it was neither stored nor inlined. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
+      details: { byteLength: failure.byteLength, limit: failure.limit },
+    };
+  }
+  return {
+    message:
+      "The artifact store could not keep this oversized tool result, so it was neither stored nor inlined. Retry the call.",
+    details: { retryable: true },
+  };
+}
+
+/**
+ * The bounded error of a result that cannot become an artifact: `success: false`, a preview in
+ * `data` when one fits `previewBytes` (else null), no artifact, and the §6 error. The payload
+ * itself is never inlined.
+ */
+export function buildBoundedError(input: {
+  failure: BoundingFailure;
+  document: unknown;
+  hasDocument: boolean;
+  serializedBytes: number;
+  previewBytes: number;
+}): BoundedError {
+  const { message, details } = describeFailure(input.failure);
+  const base = {
+    code: input.failure.code,
+    message,
+    details,
+    serializedBytes: input.serializedBytes,
+  };
+  const withoutPreview = createBoundedError({ ...base, data: null });
+  if (!input.hasDocument) return withoutPreview;
+  const room = input.previewBytes - Buffer.byteLength(JSON.stringify(withoutPreview)) - 16;
+  if (room < 64) return withoutPreview;
+  const withPreview = createBoundedError({ ...base, data: compactPreview(input.document, room) });
+  return Buffer.byteLength(JSON.stringify(withPreview)) <= input.previewBytes
+    ? withPreview
+    : withoutPreview;
+}

@@ -1,0 +1,140 @@
+import {
+  ARTIFACT_ID_PATTERN,
+  createErrorResult,
+  type Limits,
+  parseQueryRequest,
+  QUERY_TOOL_NAME,
+  type QueryToolOutput,
+} from "@bounded-mcp/contract";
+import { type KeyRing, runQuery } from "@bounded-mcp/query-core";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ArtifactService, OpenResult } from "../artifacts/artifact-service.js";
+import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
+import type { Logger } from "../logging/logger.js";
+import type { StatsCollector } from "../stats/stats-collector.js";
+import { formatRetention } from "./description.js";
+
+/** Answers one query_response_artifact call with the §5 envelope; never throws. */
+export type QueryHandler = (
+  argumentsValue: unknown,
+  context?: ScopeContext,
+) => Promise<CallToolResult>;
+
+/** What the query handler needs; built once per adapter. */
+export interface QueryHandlerDependencies {
+  artifacts: ArtifactService;
+  keyRing: KeyRing;
+  findScope: ScopeFinder;
+  limits: Limits;
+  logger: Logger;
+  stats: StatsCollector;
+}
+
+/** The same JSON in structuredContent and as the first text block; isError on errors (§5). */
+export function queryToolResult(output: QueryToolOutput, isError: boolean): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(output) }],
+    structuredContent: output as unknown as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+function echoed(argumentsValue: unknown, key: string): string | null {
+  if (typeof argumentsValue !== "object" || argumentsValue === null) return null;
+  const value = (argumentsValue as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * Creates the handler of the query tool (issue item 4): the contract's parser decides validity
+ * (so `{artifact_id}` and `pageSize: 0` get envelopes with codes, SDK-NOTES.md 1), the caller's
+ * scope decides visibility (another scope's id answers exactly like an unknown one), the parse
+ * cache avoids re-reading, and query-core's runQuery builds the page.
+ */
+export function createQueryHandler(dependencies: QueryHandlerDependencies): QueryHandler {
+  const { limits, stats } = dependencies;
+  const retention = formatRetention(limits.ttlMs);
+  const handleMessages = {
+    invalid_id:
+      "artifactId is not an artifact id. Pass responseMeta.artifact.id of a bounded tool result exactly as received.",
+    unknown:
+      "No artifact with this id is available to this caller. Pass responseMeta.artifact.id exactly as received, or call the original tool again to get a new artifact.",
+    expired: `This artifact has expired (artifacts are kept for ${retention}). Call the original tool again to get a new artifact.`,
+  } as const;
+
+  const errorResult = (
+    argumentsValue: unknown,
+    error: {
+      code: Parameters<typeof createErrorResult>[0]["code"];
+      message: string;
+      details?: Record<string, unknown>;
+    },
+  ): CallToolResult =>
+    queryToolResult(
+      createErrorResult({
+        ...error,
+        artifactId: echoed(argumentsValue, "artifactId"),
+        responsePath: echoed(argumentsValue, "responsePath"),
+      }),
+      true,
+    );
+
+  const handleError = (argumentsValue: unknown, reason: keyof typeof handleMessages) =>
+    errorResult(argumentsValue, {
+      code: "INVALID_ARTIFACT_HANDLE",
+      message: handleMessages[reason],
+      details: { reason },
+    });
+
+  const answer = async (
+    argumentsValue: unknown,
+    context: ScopeContext,
+  ): Promise<{ result: CallToolResult; tool?: string | undefined; cacheHit?: boolean }> => {
+    const parsed = parseQueryRequest(argumentsValue);
+    if (!parsed.success) return { result: errorResult(argumentsValue, parsed.error) };
+    const request = parsed.data;
+    if (!ARTIFACT_ID_PATTERN.test(request.artifactId)) {
+      return { result: handleError(argumentsValue, "invalid_id") };
+    }
+    const scope = await dependencies.findScope(context);
+    let opened: OpenResult;
+    try {
+      opened = await dependencies.artifacts.open(request.artifactId, scope.hash);
+    } catch (error) {
+      dependencies.logger.error("the artifact store failed while opening an artifact", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      const result = errorResult(argumentsValue, {
+        code: "ARTIFACT_STORE_UNAVAILABLE",
+        message: "The artifact store failed while reading this artifact. Retry the call.",
+        details: { retryable: true },
+      });
+      return { result };
+    }
+    if (!opened.ok) return { result: handleError(argumentsValue, opened.reason) };
+    const { artifact } = opened;
+    const outcome = runQuery(artifact.document, request, {
+      scopeHash: scope.hash,
+      keyRing: dependencies.keyRing,
+      responseRoot: artifact.meta.responseRoot,
+      sourceTruncated: artifact.meta.sourceTruncated,
+      limits,
+      mediaType: artifact.meta.mediaType,
+    });
+    return {
+      result: queryToolResult(outcome.result, outcome.isError),
+      tool: artifact.toolName,
+      cacheHit: opened.cacheHit,
+    };
+  };
+
+  return async (argumentsValue, context = {}) => {
+    const { result, tool, cacheHit } = await answer(argumentsValue, context);
+    const first = result.content[0];
+    stats.recordQuery(tool ?? QUERY_TOOL_NAME, {
+      bytesSentToModel: first?.type === "text" ? Buffer.byteLength(first.text) : 0,
+      ...(cacheHit === undefined ? {} : { parseCacheHit: cacheHit }),
+    });
+    return result;
+  };
+}

@@ -1,0 +1,190 @@
+import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import type { ArtifactStore } from "@bounded-mcp/stores";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { createArtifactService, type OpenArtifact } from "../artifacts/artifact-service.js";
+import { createParseCache } from "../artifacts/parse-cache.js";
+import { createScopeFinder, type ScopeResolver } from "../artifacts/scope.js";
+import { type BoundResult, createBounder, type PreviewHook } from "../bounding/bound-result.js";
+import {
+  type AdapterSettings,
+  resolveSettings,
+  type SettingsOptions,
+} from "../config/resolve-settings.js";
+import {
+  artifactUriTemplate,
+  formatArtifactUri,
+  parseArtifactUri,
+} from "../descriptors/artifact-uri.js";
+import { createDescriptorReader, type DescriptorReader } from "../descriptors/read-descriptor.js";
+import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
+import { createQueryToolDefinition } from "../query-tool/definition.js";
+import { createQueryHandler, type QueryHandler } from "../query-tool/handler.js";
+import {
+  createOutputSchemaPolicy,
+  type OutputSchemaToolOptions,
+} from "../schemas/output-schema-policy.js";
+import { createStatsCollector, type StatsSnapshot } from "../stats/stats-collector.js";
+import { attachToMcpServer } from "./attach-mcp-server.js";
+import type { AttachParts } from "./attach-parts.js";
+import { attachToServer } from "./attach-server.js";
+import { createStoreFromSettings } from "./store-from-settings.js";
+import { createToolPipeline } from "./tool-pipeline.js";
+
+/**
+ * Options of `createBoundedMcp`: every setting of `SettingsOptions` (limits, namespace,
+ * resourceLinks, keys, store kind, ...; each wins over its environment variable), plus what can
+ * only be given in code.
+ */
+export interface BoundedMcpOptions extends SettingsOptions {
+  /** A ready store; by default the one the settings describe (memory unless configured). */
+  artifactStore?: ArtifactStore;
+  /** The caller's scope; by default AuthInfo.clientId, else the session id, else the local scope. */
+  scope?: ScopeResolver;
+  /** Reshapes a payload before the generic preview compaction (deterministic only). */
+  preview?: PreviewHook;
+  /** Receives warnings and store failures; silent by default. */
+  logger?: Logger;
+  /** Milliseconds since the epoch; tests inject it. Default Date.now. */
+  clock?: () => number;
+  /** Where BOUNDED_MCP_* and MCP_RESPONSE_* are read; default process.env. */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /** includeOutputSchema / includeStructuredContent per tool name (defaults come from the settings). */
+  tools?: Readonly<Record<string, OutputSchemaToolOptions>>;
+}
+
+/** One adapter: a store, a key ring, a parse cache and stats, shared by every server it attaches to. */
+export interface BoundedMcp {
+  /** The validated settings it runs with. */
+  readonly settings: AdapterSettings;
+  readonly store: ArtifactStore;
+  /** The query tool exactly as tools/list shows it. */
+  readonly queryTool: Tool;
+  /** The descriptor template as resources/templates/list shows it. */
+  readonly descriptorTemplate: ResourceTemplate;
+  /**
+   * Bounds one tool result: the same object when it fits inlineBytes, else the envelope (or a
+   * bounded error). Pass the handler's `extra` as context so the artifact is bound to the caller.
+   */
+  boundResult: BoundResult;
+  /** Answers a query_response_artifact call (for code that routes tools/call itself). */
+  callQueryTool: QueryHandler;
+  /** Answers a resources/read of `artifact://<namespace>/<id>`; throws McpError -32002 otherwise. */
+  readDescriptor: DescriptorReader;
+  /**
+   * Registers the query tool and the descriptor template on a low-level `Server` (call it right
+   * after `new Server(...)`, before registering handlers) or on an `McpServer`.
+   */
+  attach(server: Server | McpServer): void;
+  /** Counters per tool: calls, bounded calls, bytes in and out, queries, parse-cache hits. */
+  stats(): StatsSnapshot;
+  /** Releases the store (timers, connections) and the parse cache. */
+  dispose(): Promise<void>;
+}
+
+const OWN_OPTION_KEYS = [
+  "artifactStore",
+  "scope",
+  "preview",
+  "logger",
+  "clock",
+  "environment",
+  "tools",
+];
+
+function settingsOptions(options: BoundedMcpOptions): SettingsOptions {
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (!OWN_OPTION_KEYS.includes(key)) rest[key] = value;
+  }
+  return rest as SettingsOptions;
+}
+
+function isMcpServer(server: Server | McpServer): server is McpServer {
+  return typeof (server as McpServer).registerTool === "function";
+}
+
+/**
+ * Creates the bounded-MCP adapter a server author embeds (issue items 1-5, 8). Settings are
+ * resolved once, here: an invalid value or two disagreeing variables throw a SettingsError.
+ * Without configured keys a random per-process key ring is used, with one warning.
+ */
+export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
+  const logger = options.logger ?? SILENT_LOGGER;
+  const clock = options.clock ?? Date.now;
+  const settings = resolveSettings({
+    options: settingsOptions(options),
+    environment: options.environment ?? process.env,
+    logger,
+  });
+  const { limits, namespace, keyRing } = settings;
+  const store = options.artifactStore ?? createStoreFromSettings(settings, clock);
+  const cache = createParseCache<OpenArtifact>({ maxBytes: settings.parseCacheBytes });
+  const artifacts = createArtifactService({ store, cache, ttlMs: limits.ttlMs, clock });
+  const findScope = createScopeFinder({ keyRing, namespace, resolver: options.scope });
+  const stats = createStatsCollector();
+  const boundResult = createBounder({
+    artifacts,
+    keyRing,
+    findScope,
+    limits,
+    artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
+    preview: options.preview,
+    logger,
+    stats,
+  });
+  const callQueryTool = createQueryHandler({
+    artifacts,
+    keyRing,
+    findScope,
+    limits,
+    logger,
+    stats,
+  });
+  const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
+  const queryTool = createQueryToolDefinition({ ttlMs: limits.ttlMs });
+  const descriptorTemplate: ResourceTemplate = {
+    name: "artifact-descriptor",
+    title: "Stored tool result descriptor",
+    uriTemplate: artifactUriTemplate(namespace),
+    description: `What an oversized tool result was stored as (size, media type, expiry, paths to query); never its content. Read values with ${QUERY_TOOL_NAME}.`,
+    mimeType: "application/json",
+  };
+  const parts: AttachParts = {
+    queryTool,
+    callQueryTool,
+    descriptorTemplate,
+    parseUri: (uri) => parseArtifactUri(namespace, uri),
+    readDescriptor,
+    boundResult,
+    logger,
+    createPipeline: () =>
+      createToolPipeline(
+        createOutputSchemaPolicy({
+          includeOutputSchema: settings.includeOutputSchema,
+          includeStructuredContent: settings.includeStructuredContent,
+          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          logger,
+        }),
+      ),
+  };
+  return {
+    settings,
+    store,
+    queryTool,
+    descriptorTemplate,
+    boundResult,
+    callQueryTool,
+    readDescriptor,
+    attach(server) {
+      if (isMcpServer(server)) attachToMcpServer(server, parts);
+      else attachToServer(server, parts);
+    },
+    stats: () => stats.snapshot(),
+    async dispose() {
+      cache.clear();
+      await store.dispose();
+    },
+  };
+}

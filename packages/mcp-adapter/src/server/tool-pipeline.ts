@@ -1,0 +1,39 @@
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { OutputSchemaPolicy } from "../schemas/output-schema-policy.js";
+
+/**
+ * outputSchema handling around a server's own tool handlers (issue item 6, SDK-NOTES.md 4-5):
+ * tools/list entries are advertised through the policy (schemas rewritten to admit the bounded
+ * envelope and error), and every final tools/call result is enforced against the tool's original
+ * schema. Originals are remembered from the server's own tools/list answers.
+ */
+export interface ToolPipeline {
+  /** Rewrites a tools/list page, remembering each tool's original outputSchema. */
+  advertise(tools: readonly Tool[]): Tool[];
+  /** Enforces a final result of `toolName`; `lookup` lists the tools when the name is not known yet. */
+  enforce(
+    toolName: string,
+    result: CallToolResult,
+    lookup: () => Promise<readonly Tool[]>,
+  ): Promise<CallToolResult>;
+}
+
+/** Creates the pipeline of one attached server. */
+export function createToolPipeline(policy: OutputSchemaPolicy): ToolPipeline {
+  const originals = new Map<string, Tool>();
+  return {
+    advertise(tools) {
+      return tools.map((tool) => {
+        originals.set(tool.name, tool);
+        return policy.advertise(tool);
+      });
+    },
+    async enforce(toolName, result, lookup) {
+      if (!originals.has(toolName)) {
+        for (const tool of await lookup()) originals.set(tool.name, tool);
+      }
+      const tool = originals.get(toolName) ?? { name: toolName };
+      return policy.enforce(tool, result);
+    },
+  };
+}

@@ -1,0 +1,252 @@
+import { QueryErrorResultSchema, QueryResultSchema } from "@bounded-mcp/contract";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
+import { itemsPayload, jsonBytes, jsonTextResult } from "./support/fixtures.js";
+import {
+  type Connection,
+  connectLowLevelServer,
+  createTestAdapter,
+  TEST_NOW,
+} from "./support/harness.js";
+
+const ITEM_COUNT = 1_000;
+const payload = itemsPayload(ITEM_COUNT);
+const UNKNOWN_ID = "AAAAAAAAAAAAAAAAAAAAAAAA";
+
+let bounded: BoundedMcp;
+let connections: Connection[] = [];
+afterEach(async () => {
+  for (const connection of connections) await connection.close();
+  connections = [];
+  await bounded.dispose();
+});
+
+async function setUp(options: Parameters<typeof createTestAdapter>[0] = {}) {
+  bounded = createTestAdapter(options);
+  const tools = { fixture: { result: () => jsonTextResult(payload) } };
+  const alice = await connectLowLevelServer(bounded, tools, { sessionId: "alice" });
+  const bob = await connectLowLevelServer(bounded, tools, { sessionId: "bob" });
+  connections.push(alice, bob);
+  return { alice, bob, id: await artifactOf(alice) };
+}
+
+async function artifactOf(connection: Connection): Promise<string> {
+  const result = await connection.client.callTool({ name: "fixture", arguments: {} });
+  return (result.structuredContent as { responseMeta: { artifact: { id: string } } }).responseMeta
+    .artifact.id;
+}
+
+/** Calls the query tool and checks §5: the same JSON in structuredContent and text. */
+async function query(connection: Connection, argumentsValue: Record<string, unknown>) {
+  const result = (await connection.client.callTool({
+    name: "query_response_artifact",
+    arguments: argumentsValue,
+  })) as CallToolResult;
+  expect(result.content).toEqual([
+    { type: "text", text: JSON.stringify(result.structuredContent) },
+  ]);
+  expect(jsonBytes(result.structuredContent)).toBeLessThanOrEqual(32_768);
+  return result;
+}
+
+function errorOf(result: CallToolResult) {
+  expect(result.isError).toBe(true);
+  return QueryErrorResultSchema.parse(result.structuredContent);
+}
+
+function successOf(result: CallToolResult) {
+  expect(result.isError).toBeUndefined();
+  return QueryResultSchema.parse(result.structuredContent);
+}
+
+describe("query_response_artifact", () => {
+  it("describes the artifact, then pages with cursors through every item exactly once", async () => {
+    const { alice, id } = await setUp();
+    const shape = successOf(
+      await query(alice, { artifactId: id, describe: true, responsePath: "/data/items" }),
+    );
+    expect(shape.shape).toMatchObject({ type: "array", length: ITEM_COUNT });
+    const request = { artifactId: id, responsePath: "/data/items", fields: ["id"], pageSize: 100 };
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = successOf(
+        await query(alice, cursor === null ? request : { ...request, cursor }),
+      );
+      seen.push(...(page.response as { id: string }[]).map((item) => item.id));
+      expect(page.responseMeta.totalCount).toBe(ITEM_COUNT);
+      cursor = page.responseMeta.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 50);
+    expect(seen).toEqual(payload.data.items.map((item) => item.id));
+    expect(new Set(seen).size).toBe(ITEM_COUNT);
+  });
+
+  it("filters and projects a page", async () => {
+    const { alice, id } = await setUp();
+    const page = successOf(
+      await query(alice, {
+        artifactId: id,
+        responsePath: "/data/items",
+        filters: [
+          { path: "/status", value: "draft" },
+          { path: "/score", op: "lt", value: 100 },
+        ],
+        fields: ["id", "score"],
+      }),
+    );
+    const expected = payload.data.items
+      .filter((item) => item.status === "draft" && item.score < 100)
+      .map(({ id: itemId, score }) => ({ id: itemId, score }));
+    expect(page.response).toEqual(expected.slice(0, 20));
+    expect(page.responseMeta.totalCount).toBe(expected.length);
+  });
+
+  it("answers another scope exactly as it answers an unknown id", async () => {
+    const { bob, id } = await setUp();
+    const otherScope = errorOf(await query(bob, { artifactId: id, describe: true }));
+    const unknown = errorOf(await query(bob, { artifactId: UNKNOWN_ID, describe: true }));
+    expect(otherScope.response.error).toEqual({
+      code: "INVALID_ARTIFACT_HANDLE",
+      message:
+        "No artifact with this id is available to this caller. Pass responseMeta.artifact.id exactly as received, or call the original tool again to get a new artifact.",
+      details: { reason: "unknown" },
+    });
+    expect(otherScope.artifactId).toBe(id);
+    expect(JSON.stringify(unknown).replaceAll(UNKNOWN_ID, id)).toBe(JSON.stringify(otherScope));
+  });
+
+  it("rejects a cursor sent back with changed arguments", async () => {
+    const { alice, id } = await setUp();
+    const request = { artifactId: id, responsePath: "/data/items", fields: ["id"] };
+    const first = successOf(await query(alice, request));
+    const cursor = first.responseMeta.nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    const changed = errorOf(await query(alice, { ...request, fields: ["name"], cursor }));
+    expect(changed.response.error).toMatchObject({
+      code: "INVALID_RESPONSE_CURSOR",
+      details: { reason: "mismatch" },
+    });
+  });
+
+  it("rejects a cursor replayed by another scope, on the artifact and on its own copy", async () => {
+    const { alice, bob, id } = await setUp();
+    const request = { artifactId: id, responsePath: "/data/items", fields: ["id"] };
+    const cursor = successOf(await query(alice, request)).responseMeta.nextCursor;
+    const replayed = errorOf(await query(bob, { ...request, cursor }));
+    expect(replayed.response.error).toMatchObject({
+      code: "INVALID_ARTIFACT_HANDLE",
+      details: { reason: "unknown" },
+    });
+    const bobsId = await artifactOf(bob);
+    expect(bobsId).not.toBe(id);
+    const onOwnCopy = errorOf(await query(bob, { ...request, artifactId: bobsId, cursor }));
+    expect(onOwnCopy.response.error).toMatchObject({
+      code: "INVALID_RESPONSE_CURSOR",
+      details: { reason: "mismatch" },
+    });
+  });
+
+  it("answers {artifact_id} with INVALID_RESPONSE_CONTROLS and the camelCase suggestedKey", async () => {
+    const { alice, id } = await setUp();
+    const error = errorOf(await query(alice, { artifact_id: id }));
+    expect(error.response.error).toMatchObject({
+      code: "INVALID_RESPONSE_CONTROLS",
+      details: { suggestedKey: "artifactId" },
+    });
+    expect(error.responseMeta).toMatchObject({
+      contractVersion: 3,
+      returnedCount: 0,
+      nextCursor: null,
+    });
+  });
+
+  it("answers pageSize 0 with an INVALID_RESPONSE_CONTROLS envelope naming the field", async () => {
+    const { alice, id } = await setUp();
+    const error = errorOf(await query(alice, { artifactId: id, pageSize: 0 }));
+    expect(error.artifactId).toBe(id);
+    expect(error.response.error).toMatchObject({
+      code: "INVALID_RESPONSE_CONTROLS",
+      details: { field: "pageSize" },
+    });
+  });
+
+  it("answers a malformed id with INVALID_ARTIFACT_HANDLE invalid_id", async () => {
+    const { alice } = await setUp();
+    const error = errorOf(await query(alice, { artifactId: "../etc/passwd" }));
+    expect(error.response.error).toEqual({
+      code: "INVALID_ARTIFACT_HANDLE",
+      message:
+        "artifactId is not an artifact id. Pass responseMeta.artifact.id of a bounded tool result exactly as received.",
+      details: { reason: "invalid_id" },
+    });
+  });
+
+  it("reports an artifact past its lifetime as expired", async () => {
+    let now = TEST_NOW;
+    const { alice, id } = await setUp({ clock: () => now });
+    now += 86_400_000;
+    const error = errorOf(await query(alice, { artifactId: id, describe: true }));
+    expect(error.response.error).toEqual({
+      code: "INVALID_ARTIFACT_HANDLE",
+      message:
+        "This artifact has expired (artifacts are kept for 24 hours). Call the original tool again to get a new artifact.",
+      details: { reason: "expired" },
+    });
+  });
+
+  it("serves repeated queries from the parse cache and counts the hits", async () => {
+    const { alice, id } = await setUp();
+    await query(alice, { artifactId: id, describe: true });
+    await query(alice, { artifactId: id, responsePath: "/data/items", pageSize: 1 });
+    expect(bounded.stats().tools.fixture).toMatchObject({
+      queries: 2,
+      parseCacheHits: 2,
+      parseCacheMisses: 0,
+      parseCacheHitRate: 1,
+    });
+  });
+
+  it("re-reads and re-parses from the store when the parse cache is disabled", async () => {
+    const { alice, id } = await setUp({ parseCacheBytes: 0 });
+    const page = successOf(
+      await query(alice, {
+        artifactId: id,
+        responsePath: "/data/items",
+        fields: ["id"],
+        pageSize: 2,
+      }),
+    );
+    expect(page.response).toEqual([{ id: "item-000000" }, { id: "item-000001" }]);
+    expect(bounded.stats().tools.query_response_artifact).toMatchObject({
+      queries: 1,
+      parseCacheHits: 0,
+      parseCacheMisses: 1,
+    });
+  });
+});
+
+describe("tools/list", () => {
+  it("shows the query tool with the contract's schemas, annotations and a short description", async () => {
+    const { alice } = await setUp();
+    const { tools } = await alice.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["fixture", "query_response_artifact"]);
+    const queryTool = tools[1];
+    expect(queryTool?.description?.length).toBeLessThan(1500);
+    expect(queryTool?.annotations).toEqual({
+      title: "Query a stored tool result",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(queryTool?.inputSchema).toMatchObject({
+      type: "object",
+      additionalProperties: false,
+      required: ["artifactId"],
+    });
+    expect(queryTool).toMatchSnapshot();
+  });
+});

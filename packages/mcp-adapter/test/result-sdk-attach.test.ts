@@ -1,0 +1,64 @@
+import { BoundedEnvelopeSchema } from "@bounded-mcp/contract";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { getRawCallToolRequest, setRawCallToolResult } from "../src/index.js";
+import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
+import { itemsPayloadOfSize, jsonTextResult } from "./support/fixtures.js";
+import {
+  type Connection,
+  connect,
+  connectLowLevelServer,
+  createTestAdapter,
+} from "./support/harness.js";
+
+const big = itemsPayloadOfSize(100_000);
+
+let open: { bounded: BoundedMcp; connection: Connection }[] = [];
+afterEach(async () => {
+  for (const { bounded, connection } of open) {
+    await connection.close();
+    await bounded.dispose();
+  }
+  open = [];
+});
+
+describe("the per-call result SDK on attached servers", () => {
+  it("gives an McpServer tool its raw request and bounds an oversized override", async () => {
+    const bounded = createTestAdapter();
+    const server = new McpServer({ name: "sdk", version: "1.0.0" });
+    bounded.attach(server);
+    const seen: unknown[] = [];
+    server.registerTool("echo", { description: "echo" }, async () => {
+      seen.push(getRawCallToolRequest()?.params._meta);
+      setRawCallToolResult({ content: [{ type: "text", text: JSON.stringify(big) }] });
+      return { content: [{ type: "text", text: "small" }] };
+    });
+    const connection = await connect(server.server);
+    open.push({ bounded, connection });
+    const result = (await connection.client.callTool({
+      name: "echo",
+      arguments: {},
+      _meta: { traceId: "trace-1" },
+    })) as CallToolResult;
+    expect(seen).toEqual([{ traceId: "trace-1" }]);
+    expect(BoundedEnvelopeSchema.parse(result.structuredContent).responseMeta.serializedBytes).toBe(
+      Buffer.byteLength(JSON.stringify(big)),
+    );
+    expect(getRawCallToolRequest()).toBeNull();
+  });
+
+  it("bounds a low-level handler's result once, even when the handler already called boundResult", async () => {
+    const bounded = createTestAdapter();
+    const connection = await connectLowLevelServer(bounded, {
+      fixture: { result: () => jsonTextResult(big) },
+    });
+    open.push({ bounded, connection });
+    const result = (await connection.client.callTool({
+      name: "fixture",
+      arguments: {},
+    })) as CallToolResult;
+    BoundedEnvelopeSchema.parse(result.structuredContent);
+    expect(bounded.stats().tools.fixture).toMatchObject({ calls: 1, boundedCalls: 1 });
+  });
+});
