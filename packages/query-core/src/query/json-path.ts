@@ -1,0 +1,62 @@
+import { ContractError } from "@bounded-mcp/contract";
+import { JSONPath } from "jsonpath-plus";
+import { createRecord } from "./json-values.js";
+
+/** jsonpath-plus type selectors such as `@string()`: filters on type, not scripts. */
+const TYPE_SELECTOR =
+  /@(?:null|boolean|number|string|integer|undefined|nonFinite|scalar|array|object|function)\(\)/g;
+/** jsonpath-plus keeps every parsed expression in a global cache; it is emptied past this size. */
+const MAX_CACHED_EXPRESSIONS = 512;
+
+interface JsonPathMatch {
+  pointer: string;
+  value: unknown;
+}
+
+function refuse(jsonPath: string, why: string, cause?: unknown): ContractError {
+  return new ContractError({
+    code: "INVALID_RESPONSE_CONTROLS",
+    message: `jsonPath "${jsonPath}" ${why} Use a path of names, indices, wildcards, slices and "..", then fields and filters to narrow the rows.`,
+    details: { field: "jsonPath", expected: "a JSONPath selector without script expressions" },
+    cause,
+  });
+}
+
+/**
+ * Selects rows `{pointer, value}` with a JSONPath expression (the `jsonPath` extension) using
+ * jsonpath-plus with script evaluation disabled. Script forms (`?(...)`, `(...)`, `@other()`)
+ * are refused with INVALID_RESPONSE_CONTROLS before evaluation; a syntax error is refused the
+ * same way. Pointers are absolute from the document root; rows are prototype-free objects.
+ */
+export function selectJsonPathRows(document: unknown, jsonPath: string): Record<string, unknown>[] {
+  if (jsonPath.replace(TYPE_SELECTOR, "").includes("(")) {
+    throw refuse(jsonPath, "contains a script or filter expression, which is never evaluated.");
+  }
+  const cache = JSONPath.cache as Record<string, unknown>;
+  if (Object.keys(cache).length > MAX_CACHED_EXPRESSIONS) JSONPath.cache = {};
+  let matches: JsonPathMatch[] | undefined;
+  try {
+    matches = JSONPath({
+      path: jsonPath,
+      json: document as object,
+      resultType: "all",
+      eval: false,
+      wrap: true,
+    }) as JsonPathMatch[] | undefined;
+  } catch (error) {
+    throw refuse(jsonPath, "could not be evaluated.", error);
+  }
+  if (matches === undefined) {
+    return jsonPath.trim() === "$" ? [createRow("", document)] : [];
+  }
+  return matches
+    .filter((match) => match.value !== undefined)
+    .map((match) => createRow(match.pointer, match.value));
+}
+
+function createRow(pointer: string, value: unknown): Record<string, unknown> {
+  const row = createRecord();
+  row.pointer = pointer;
+  row.value = value;
+  return row;
+}

@@ -1,0 +1,61 @@
+/** A plain JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The JSON type name of a value: null, boolean, number, string, array or object. */
+export function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  const type = typeof value;
+  return type === "bigint" ? "number" : type;
+}
+
+/**
+ * An object without a prototype, so any key (including `__proto__`) is plain data. Every object the
+ * engine emits is built with this.
+ */
+export function createRecord<T = unknown>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/**
+ * Deep equality of JSON values with a fast path for primitives: no serialization, stops at the
+ * first difference. Object key order does not matter.
+ */
+export function jsonEquals(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) {
+    return false;
+  }
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index += 1) {
+      if (!jsonEquals(left[index], right[index])) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(right)) return false;
+  const leftKeys = Object.keys(left);
+  if (leftKeys.length !== Object.keys(right).length) return false;
+  for (const key of leftKeys) {
+    if (!Object.hasOwn(right, key)) return false;
+    if (
+      !jsonEquals((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key])
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The UTF-8 byte length of a string as it goes on the wire (native, no copy). */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** The byte length of a value's compact JSON as it goes on the wire (0 for undefined). */
+export function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value);
+  return text === undefined ? 0 : utf8Length(text);
+}

@@ -1,0 +1,254 @@
+import {
+  CONTRACT_VERSION,
+  ContractError,
+  type FilterApplied,
+  type PageUnit,
+  type QueryResult,
+  type TruncationReason,
+} from "@bounded-mcp/contract";
+import { compactPreview } from "../preview/compact-preview.js";
+import { createRecord, jsonBytes, utf8Length } from "./json-values.js";
+
+/** One element of a page: a value, the key it goes under (object pages) and where it lives. */
+export interface PageElement {
+  value: unknown;
+  key?: string;
+  pointer: string;
+}
+
+/** How page elements become the result body (§5). */
+export type PageLayout =
+  | { kind: "array" }
+  | { kind: "object" }
+  | { kind: "value" }
+  | { kind: "shape"; base: Record<string, unknown>; listKey?: string };
+
+/** Everything needed to cut one page to the byte budget and write its envelope. */
+export interface PageSpec {
+  artifactId: string;
+  responsePath: string;
+  layout: PageLayout;
+  unit: PageUnit | undefined;
+  /** Elements in the whole (filtered) selection. */
+  total: number;
+  /** Index of the page's first element. */
+  offset: number;
+  /** Elements this page may hold at most: min(pageSize, total - offset). */
+  limit: number;
+  elementAt: (index: number) => PageElement;
+  /** Why a compacted element was compacted. */
+  compactionReason: "item_size_limit" | "scalar_size_limit";
+  /** textSearch: a next page is reported as match_limit. */
+  matchLimited: boolean;
+  inlineBytes: number;
+  warnings: readonly string[];
+  /** Optional responseMeta members, in output order, set when defined. */
+  filtersApplied?: FilterApplied[];
+  /** Counts fields over the returned page's elements (indices offset..offset+n-1). */
+  countFields?: (first: number, count: number) => Record<string, number>;
+  normalizedFields?: Record<string, string>;
+  inferredResponsePath?: string;
+  sourceTruncated: boolean;
+  nextCursor: (offset: number) => string;
+}
+
+const CURSOR_PLACEHOLDER = "x".repeat(64);
+/** responseMeta.warning is cut to this many characters. */
+const MAX_WARNING_CHARS = 2_000;
+
+function joinWarnings(warnings: readonly string[]): string | null {
+  if (warnings.length === 0) return null;
+  const joined = warnings.join(" ");
+  return joined.length <= MAX_WARNING_CHARS ? joined : `${joined.slice(0, MAX_WARNING_CHARS - 1)}…`;
+}
+
+function compactionWarning(spec: PageSpec, pointer: string): string {
+  return spec.compactionReason === "scalar_size_limit"
+    ? `The value at "${pointer}" is larger than the ${spec.inlineBytes}-byte result budget, so it was compacted (omissions marked in place). Narrow responsePath, or use textSearch to find the part you need.`
+    : `The element at "${pointer}" alone is larger than the ${spec.inlineBytes}-byte result budget, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("${pointer}"), fields, or textSearch.`;
+}
+
+interface Draft {
+  values: unknown[];
+  keys: string[];
+  /** Bytes of the page's elements as serialized, separators included. */
+  used: number;
+  compacted: boolean;
+  warnings: string[];
+}
+
+function render(spec: PageSpec, draft: Draft, meta: Record<string, unknown>): QueryResult {
+  const result = createRecord() as unknown as QueryResult & Record<string, unknown>;
+  result.artifactId = spec.artifactId;
+  result.responsePath = spec.responsePath;
+  const layout = spec.layout;
+  if (layout.kind === "shape") {
+    const shape = createRecord();
+    for (const key of Object.keys(layout.base)) shape[key] = layout.base[key];
+    if (layout.listKey !== undefined) shape[layout.listKey] = draft.values;
+    result.shape = shape;
+  } else if (layout.kind === "array") {
+    result.response = draft.values;
+  } else if (layout.kind === "object") {
+    const page = createRecord();
+    draft.keys.forEach((key, index) => {
+      page[key] = draft.values[index];
+    });
+    result.response = page;
+  } else {
+    result.response = draft.values[0] ?? null;
+  }
+  result.responseMeta = meta as QueryResult["responseMeta"];
+  return result;
+}
+
+function buildMeta(
+  spec: PageSpec,
+  draft: Draft,
+  placeholder: boolean,
+  serializedBytes: number,
+): Record<string, unknown> {
+  const returned = placeholder ? spec.limit : draft.values.length;
+  const remaining = placeholder ? spec.total : spec.total - spec.offset - returned;
+  const truncated = remaining > 0 || draft.compacted;
+  let reason: TruncationReason | null = null;
+  if (placeholder) reason = "scalar_size_limit";
+  else if (draft.compacted) reason = spec.compactionReason;
+  else if (remaining > 0 && spec.matchLimited) reason = "match_limit";
+  else if (remaining > 0 && returned < spec.limit) reason = "size_limit";
+  else if (remaining > 0) reason = "page_limit";
+  const meta = createRecord();
+  meta.contractVersion = CONTRACT_VERSION;
+  meta.truncated = placeholder ? false : truncated;
+  meta.complete = placeholder ? false : !truncated;
+  meta.truncationReason = reason;
+  meta.returnedCount = returned;
+  meta.totalCount = spec.total;
+  meta.remainingCount = remaining;
+  meta.nextCursor = placeholder
+    ? CURSOR_PLACEHOLDER
+    : remaining > 0
+      ? spec.nextCursor(spec.offset + returned)
+      : null;
+  meta.serializedBytes = serializedBytes;
+  meta.warning = joinWarnings(draft.warnings);
+  if (spec.unit !== undefined) meta.pageUnit = spec.unit;
+  if (spec.sourceTruncated) meta.sourceTruncated = true;
+  if (spec.filtersApplied !== undefined) meta.filtersApplied = spec.filtersApplied;
+  if (spec.countFields !== undefined) {
+    const counts = spec.countFields(spec.offset, placeholder ? 0 : returned);
+    if (placeholder) for (const key of Object.keys(counts)) counts[key] = spec.limit;
+    meta.fieldsResolved = counts;
+  }
+  if (spec.normalizedFields !== undefined) meta.normalizedFields = spec.normalizedFields;
+  if (spec.inferredResponsePath !== undefined) {
+    meta.inferredResponsePath = spec.inferredResponsePath;
+  }
+  return meta;
+}
+
+function elementBytes(layout: PageLayout, element: PageElement): number {
+  const valueBytes = jsonBytes(element.value);
+  return layout.kind === "object"
+    ? utf8Length(JSON.stringify(element.key)) + 1 + valueBytes
+    : valueBytes;
+}
+
+function digits(value: number): number {
+  return String(value).length;
+}
+
+/**
+ * Writes the final envelope. Its size is the size of the envelope around an empty page plus the
+ * page's element bytes measured while fitting, so the page is not serialized again; serializedBytes
+ * is then the byte length of the result it is part of (solved for its own digits).
+ */
+function finish(spec: PageSpec, draft: Draft): { result: QueryResult; bytes: number } {
+  const meta = buildMeta(spec, draft, false, 0);
+  const empty: Draft = { ...draft, values: [], keys: [] };
+  const shellBytes = jsonBytes(render(spec, empty, meta));
+  // An empty "value" page renders as null (4 bytes) where the value goes.
+  const pageBytes =
+    spec.layout.kind === "value" && draft.values.length > 0 ? draft.used - 4 : draft.used;
+  const withoutCount = shellBytes + pageBytes - 1;
+  let bytes = withoutCount + 1;
+  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  meta.serializedBytes = bytes;
+  return { result: render(spec, draft, meta), bytes };
+}
+
+/**
+ * Cuts the page (CONTRACT-v3 §4.7): the largest n <= limit elements whose serialized result fits
+ * inlineBytes, measuring each candidate element once; an element that alone does not fit is
+ * compacted (so the offset always advances) and the page ends there. Counts, nextCursor and
+ * truncationReason follow §5. The fit is checked on the final bytes and an element is dropped
+ * (or compacted harder) in the rare case the estimate was short.
+ */
+export function buildPage(spec: PageSpec): QueryResult {
+  const baseWarnings = [...spec.warnings];
+  const first = spec.limit > 0 ? spec.elementAt(spec.offset) : null;
+  const reserved: Draft = {
+    values: [],
+    keys: [],
+    used: 0,
+    compacted: false,
+    warnings:
+      first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
+  };
+  const skeletonBytes = jsonBytes(
+    render(spec, reserved, buildMeta(spec, reserved, true, spec.inlineBytes * 10)),
+  );
+  const budget = spec.inlineBytes - skeletonBytes;
+  const draft: Draft = { values: [], keys: [], used: 0, compacted: false, warnings: baseWarnings };
+  for (let position = 0; position < spec.limit; position += 1) {
+    const element =
+      position === 0 && first !== null ? first : spec.elementAt(spec.offset + position);
+    const separator = position === 0 ? 0 : 1;
+    const bytes = elementBytes(spec.layout, element) + separator;
+    if (draft.used + bytes <= budget) {
+      draft.values.push(element.value);
+      if (element.key !== undefined) draft.keys.push(element.key);
+      draft.used += bytes;
+      continue;
+    }
+    if (position === 0) {
+      const keyBytes = element.key === undefined ? 0 : utf8Length(JSON.stringify(element.key)) + 1;
+      const compacted = compactPreview(element.value, Math.max(0, budget - keyBytes));
+      draft.values.push(compacted);
+      if (element.key !== undefined) draft.keys.push(element.key);
+      draft.used = keyBytes + jsonBytes(compacted);
+      draft.compacted = true;
+      draft.warnings = reserved.warnings;
+    }
+    break;
+  }
+  let outcome = finish(spec, draft);
+  while (outcome.bytes > spec.inlineBytes && draft.values.length > 0) {
+    if (draft.values.length > 1) {
+      const removed = draft.values.pop();
+      const key = draft.keys.length > draft.values.length ? draft.keys.pop() : undefined;
+      draft.used -= elementBytes(spec.layout, { value: removed, key, pointer: "" }) + 1;
+    } else {
+      const key = draft.keys[0];
+      const keyBytes = key === undefined ? 0 : utf8Length(JSON.stringify(key)) + 1;
+      const current = jsonBytes(draft.values[0]);
+      const overshoot = outcome.bytes - spec.inlineBytes;
+      draft.values[0] = compactPreview(draft.values[0], Math.max(0, current - overshoot - 16));
+      draft.used = keyBytes + jsonBytes(draft.values[0]);
+      if (!draft.compacted) {
+        draft.compacted = true;
+        draft.warnings = reserved.warnings;
+      }
+      if (current <= 16) break;
+    }
+    outcome = finish(spec, draft);
+  }
+  if (outcome.bytes > spec.inlineBytes) {
+    throw new ContractError({
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: `The result's own metadata (field labels, filters, warnings) does not fit the ${spec.inlineBytes}-byte result budget: send fewer or shorter fields and filters.`,
+      details: { field: "fields", expected: `labels and paths that fit ${spec.inlineBytes} bytes` },
+    });
+  }
+  return outcome.result;
+}

@@ -1,0 +1,322 @@
+import { ContractError, type QueryRequest, type QueryResult } from "@bounded-mcp/contract";
+import { escapePointerToken } from "../pointer/pointer.js";
+import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
+import { planDescribe } from "./describe.js";
+import { applyFilters } from "./filters.js";
+import { createRecord, isJsonObject } from "./json-values.js";
+import { buildPage, type PageSpec } from "./page-result.js";
+import {
+  type CollectionPlan,
+  type PlanNotes,
+  suggestedFieldError,
+  unresolvedFields,
+  unresolvedFilterPath,
+} from "./plan-collection.js";
+import type { QueryContext } from "./query-context.js";
+import type { SelectedValue } from "./select-path.js";
+import { searchText } from "./text-search.js";
+
+/** What every page of one request shares: who asks, the offset, the page size and the cursor maker. */
+export type PageBase = Pick<
+  PageSpec,
+  "artifactId" | "responsePath" | "inlineBytes" | "sourceTruncated" | "nextCursor"
+> & { offset: number; pageSize: number; warnings: string[] };
+
+function checkOffset(offset: number, total: number): void {
+  if (offset <= total) return;
+  throw new ContractError({
+    code: "INVALID_RESPONSE_CURSOR",
+    message: `The cursor points past the end of the selection (offset ${offset}, total ${total}). Drop it to start from the first page.`,
+    details: { reason: "past_end" },
+  });
+}
+
+function project(
+  item: unknown,
+  index: number,
+  fields: readonly CompiledPath[],
+): Record<string, unknown> {
+  const projected = createRecord();
+  for (const field of fields) {
+    const value = readPath(item, field, index);
+    if (value !== undefined) projected[field.label] = value;
+  }
+  return projected;
+}
+
+function fieldCounter(
+  fields: readonly CompiledPath[],
+  items: readonly unknown[],
+  originalIndex: (index: number) => number,
+): (first: number, count: number) => Record<string, number> {
+  return (first, count) => {
+    const counts = createRecord<number>();
+    for (const field of fields) {
+      let resolved = 0;
+      for (let index = first; index < first + count; index += 1) {
+        const original = originalIndex(index);
+        if (readPath(items[original], field, original) !== undefined) resolved += 1;
+      }
+      counts[field.label] = resolved;
+    }
+    return counts;
+  };
+}
+
+/**
+ * Fields that resolve on no returned-to-be item are left out and named in the warning. A field that
+ * resolves on no item of the whole selection (before filters) is an error when its pointer form
+ * would resolve (suggestedField) or when no field resolves at all.
+ */
+function checkFields(
+  fields: readonly CompiledPath[],
+  items: readonly unknown[],
+  indices: readonly number[] | null,
+  pointer: string,
+  warnings: string[],
+  itemKeys?: string[],
+): void {
+  const unresolved = fields.filter((field) => !resolvesOnAny(items, indices, field));
+  if (unresolved.length === 0) return;
+  const nowhere =
+    indices === null
+      ? unresolved
+      : unresolved.filter((field) => !resolvesOnAny(items, null, field));
+  const suggestion = itemKeys === undefined ? suggestedFieldError(nowhere, items, pointer) : null;
+  if (suggestion !== null) throw suggestion;
+  if (nowhere.length === fields.length && items.length > 0) {
+    throw unresolvedFields(fields, items, pointer, itemKeys);
+  }
+  warnings.push(
+    `Fields that resolved on no item were left out: ${unresolved.map((field) => JSON.stringify(field.label)).join(", ")}.`,
+  );
+}
+
+/**
+ * Pages a collection (array items, objectMode entries, an inferred array, jsonPath rows): filters on
+ * every item first (honest counts, FILTER_PATH_UNRESOLVED), then the fields check, then one page.
+ */
+export function pageCollection(
+  plan: Extract<CollectionPlan, { kind: "collection" }>,
+  base: PageBase,
+  notes: PlanNotes,
+  pointer: string,
+  unit: "items" | "entries",
+): QueryResult {
+  const items = plan.items;
+  let indices: number[] | null = null;
+  const extra: Partial<PageSpec> = {};
+  if (plan.filters !== null) {
+    const outcome = applyFilters(items, plan.filters);
+    outcome.applied.forEach((applied, position) => {
+      const filter = plan.filters?.[position];
+      if (
+        applied.resolvedOn === 0 &&
+        items.length > 0 &&
+        filter !== undefined &&
+        filter.op !== "exists"
+      ) {
+        throw unresolvedFilterPath(
+          filter.path,
+          items,
+          notes.inferredResponsePath ?? pointer,
+          plan.itemKeys,
+        );
+      }
+    });
+    indices = outcome.indices;
+    extra.filtersApplied = outcome.applied;
+  }
+  const total = indices === null ? items.length : indices.length;
+  checkOffset(base.offset, total);
+  const originalIndex = (index: number): number =>
+    indices === null ? index : (indices[index] as number);
+  const fields = plan.fields;
+  const emit = plan.emit;
+  if (fields !== null) {
+    checkFields(
+      fields,
+      items,
+      indices,
+      notes.inferredResponsePath ?? pointer,
+      base.warnings,
+      plan.itemKeys,
+    );
+    extra.countFields = fieldCounter(fields, items, originalIndex);
+  }
+  return buildPage({
+    ...base,
+    ...extra,
+    layout: { kind: "array" },
+    unit,
+    total,
+    limit: Math.min(base.pageSize, total - base.offset),
+    elementAt: (index) => {
+      const original = originalIndex(index);
+      const item = items[original];
+      return {
+        value:
+          fields !== null
+            ? project(item, original, fields)
+            : emit === undefined
+              ? item
+              : emit(item, original),
+        pointer: plan.pointerOf(original),
+      };
+    },
+    compactionReason: "item_size_limit",
+    matchLimited: false,
+    warnings: base.warnings,
+    ...pickNotes(notes),
+  });
+}
+
+function pickNotes(notes: PlanNotes): Partial<PageSpec> {
+  const picked: Partial<PageSpec> = {};
+  if (notes.normalizedFields !== undefined) picked.normalizedFields = notes.normalizedFields;
+  if (notes.inferredResponsePath !== undefined) {
+    picked.inferredResponsePath = notes.inferredResponsePath;
+  }
+  return picked;
+}
+
+/** Answers fields on one object that holds them itself: the projected object as the response. */
+export function pageSingle(
+  object: Record<string, unknown>,
+  fields: CompiledPath[],
+  base: PageBase,
+  notes: PlanNotes,
+  pointer: string,
+): QueryResult {
+  checkOffset(base.offset, 1);
+  checkFields(fields, [object], null, pointer, base.warnings);
+  return buildPage({
+    ...base,
+    layout: { kind: "value" },
+    unit: undefined,
+    total: 1,
+    limit: 1 - base.offset,
+    elementAt: () => ({ value: project(object, -1, fields), pointer }),
+    compactionReason: "item_size_limit",
+    matchLimited: false,
+    countFields: fieldCounter(fields, [object], () => 0),
+    ...pickNotes(notes),
+  });
+}
+
+/** Pages a selection without fields, filters or objectMode: items, entries in key order, or a scalar. */
+export function pagePlain(selection: SelectedValue, base: PageBase, notes: PlanNotes): QueryResult {
+  const value = selection.value;
+  const pointer = selection.pointer;
+  if (Array.isArray(value)) {
+    return pageCollection(
+      {
+        kind: "collection",
+        items: value,
+        pointerOf: (index) => `${pointer}/${index}`,
+        fields: null,
+        filters: null,
+      },
+      base,
+      notes,
+      pointer,
+      "items",
+    );
+  }
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    checkOffset(base.offset, keys.length);
+    return buildPage({
+      ...base,
+      layout: { kind: "object" },
+      unit: "entries",
+      total: keys.length,
+      limit: Math.min(base.pageSize, keys.length - base.offset),
+      elementAt: (index) => {
+        const key = keys[index] as string;
+        return { key, value: value[key], pointer: `${pointer}/${escapePointerToken(key)}` };
+      },
+      compactionReason: "item_size_limit",
+      matchLimited: false,
+      ...pickNotes(notes),
+    });
+  }
+  checkOffset(base.offset, 1);
+  return buildPage({
+    ...base,
+    layout: { kind: "value" },
+    unit: undefined,
+    total: 1,
+    limit: 1 - base.offset,
+    elementAt: () => ({ value, pointer }),
+    compactionReason: "scalar_size_limit",
+    matchLimited: false,
+    ...pickNotes(notes),
+  });
+}
+
+/** Answers describe: the shape of the selection, its key list paged by keys. */
+export function pageDescribe(
+  selection: SelectedValue,
+  base: PageBase,
+  context: QueryContext,
+): QueryResult {
+  const plan = planDescribe(selection.value, selection.pointer, context.limits.describeSampleItems);
+  checkOffset(base.offset, plan.total);
+  return buildPage({
+    ...base,
+    layout:
+      plan.listKey === undefined
+        ? { kind: "shape", base: plan.base }
+        : { kind: "shape", base: plan.base, listKey: plan.listKey },
+    unit: "keys",
+    total: plan.total,
+    limit: Math.min(base.pageSize, plan.total - base.offset),
+    elementAt: (index) => ({ value: plan.keyAt(index), pointer: selection.pointer }),
+    compactionReason: "item_size_limit",
+    matchLimited: false,
+    ...(selection.inferredResponsePath === undefined
+      ? {}
+      : { inferredResponsePath: selection.inferredResponsePath }),
+  });
+}
+
+/** Answers textSearch: match contexts under the selection (or the jsonPath rows), paged by matches. */
+export function pageTextSearch(
+  request: QueryRequest,
+  selection: SelectedValue,
+  rows: readonly Record<string, unknown>[] | null,
+  base: PageBase,
+  context: QueryContext,
+): QueryResult {
+  const search = request.textSearch as NonNullable<QueryRequest["textSearch"]>;
+  const count = Math.min(base.pageSize, context.limits.textSearchMatchesPerPage);
+  const roots =
+    rows === null
+      ? [{ pointer: selection.pointer, value: selection.value }]
+      : rows.map((row) => ({ pointer: row.pointer as string, value: row.value }));
+  const outcome = searchText(roots, {
+    query: search.query,
+    caseSensitive: search.caseSensitive ?? false,
+    offset: base.offset,
+    count,
+    contextChars: context.limits.textSearchContextChars,
+  });
+  checkOffset(base.offset, outcome.total);
+  return buildPage({
+    ...base,
+    layout: { kind: "array" },
+    unit: "matches",
+    total: outcome.total,
+    limit: Math.min(count, outcome.total - base.offset),
+    elementAt: (index) => {
+      const match = outcome.matches[index - base.offset] as Record<string, unknown>;
+      return { value: match, pointer: match.pointer as string };
+    },
+    compactionReason: "item_size_limit",
+    matchLimited: true,
+    ...(selection.inferredResponsePath === undefined
+      ? {}
+      : { inferredResponsePath: selection.inferredResponsePath }),
+  });
+}

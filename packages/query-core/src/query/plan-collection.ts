@@ -1,0 +1,383 @@
+import { ContractError, type QueryRequest } from "@bounded-mcp/contract";
+import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
+import {
+  type CompiledPath,
+  compileField,
+  readPath,
+  rebaseOnEntries,
+  resolvesOnAny,
+  stripFirstToken,
+} from "./compiled-path.js";
+import { type CompiledFilter, compileFilters } from "./filters.js";
+import { createRecord, isJsonObject } from "./json-values.js";
+import type { SelectedValue } from "./select-path.js";
+
+/** How a selection is answered when fields, filters or objectMode apply. */
+export type CollectionPlan =
+  | { kind: "single"; object: Record<string, unknown>; fields: CompiledPath[] }
+  | {
+      kind: "collection";
+      items: readonly unknown[];
+      /** The absolute pointer of item `index` (compaction warnings, AMBIGUOUS hints). */
+      pointerOf: (index: number) => string;
+      fields: CompiledPath[] | null;
+      filters: CompiledFilter[] | null;
+      /** Turns an item into what the page emits when no fields project it (default: itself). */
+      emit?: (item: unknown, index: number) => unknown;
+      /** The item keys an error lists (default: sampled from the items). */
+      itemKeys?: string[];
+    };
+
+/** What planning adds to responseMeta. */
+export interface PlanNotes {
+  inferredResponsePath?: string;
+  normalizedFields?: Record<string, string>;
+  warnings: string[];
+}
+
+const MAX_CANDIDATES = 30;
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A pointer as a message names it: quoted, or "the document root" for "". */
+function where(pointer: string): string {
+  return pointer === "" ? "the document root" : `"${pointer}"`;
+}
+
+function arrayChildren(object: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const key in object) {
+    if (Object.hasOwn(object, key) && Array.isArray(object[key])) keys.push(key);
+  }
+  return keys;
+}
+
+/** §4.5: at least 2 entries, at least half of them objects, and not exactly one array child. */
+function isKeyedObject(object: Record<string, unknown>, arrayKeys: readonly string[]): boolean {
+  if (arrayKeys.length === 1) return false;
+  let entries = 0;
+  let objects = 0;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    entries += 1;
+    if (isJsonObject(object[key])) objects += 1;
+  }
+  return entries >= 2 && objects * 2 >= entries;
+}
+
+function arrayPointerOf(base: string): (index: number) => string {
+  return (index) => `${base}/${index}`;
+}
+
+/** The keys and values of an object, in key order: objectMode "entries" without row objects. */
+export function splitEntries(object: Record<string, unknown>): {
+  keys: string[];
+  values: unknown[];
+} {
+  const keys = Object.keys(object);
+  const values = new Array<unknown>(keys.length);
+  for (let index = 0; index < keys.length; index += 1)
+    values[index] = object[keys[index] as string];
+  return { keys, values };
+}
+
+/** The request rewritten for objectMode "entries": every path moved under /value or to /key. */
+function suggestEntriesRequest(
+  request: QueryRequest,
+  selection: SelectedValue,
+  object: Record<string, unknown>,
+  fields: readonly CompiledPath[],
+  filters: readonly CompiledFilter[],
+): Record<string, unknown> {
+  const values = Object.values(object);
+  const rewrite = (path: CompiledPath): string =>
+    resolvesOnAny(values, null, path) ? `/value${formatPointer(path.tokens)}` : "/key";
+  const suggested: Record<string, unknown> = {
+    artifactId: request.artifactId,
+    responsePath: selection.pointer,
+    objectMode: "entries",
+  };
+  if (request.fields !== undefined) suggested.fields = [...new Set(fields.map(rewrite))];
+  if (request.filters !== undefined) {
+    suggested.filters = request.filters.map((filter, index) => {
+      return { ...filter, path: rewrite((filters[index] as CompiledFilter).path) };
+    });
+  }
+  if (request.pageSize !== undefined) suggested.pageSize = request.pageSize;
+  return suggested;
+}
+
+function candidatesOf(base: string, keys: readonly string[]): string[] {
+  return keys.slice(0, MAX_CANDIDATES).map((key) => `${base}/${escapePointerToken(key)}`);
+}
+
+function ambiguous(message: string, candidates: string[]): ContractError {
+  return new ContractError({
+    code: "AMBIGUOUS_COLLECTION",
+    message: `${message} Send responsePath set to one of: ${candidates.slice(0, 10).join(", ")}.`,
+    details: { candidates },
+  });
+}
+
+/**
+ * Plans fields and filters on an object selection without objectMode (§4.2 to §4.5): a keyed
+ * object fails with OBJECT_MODE_REQUIRED and a ready-to-send suggestedRequest unless every pointer
+ * repeats the prefix of one of its arrays; fields alone that resolve on the object itself project
+ * it (exact first); else exactly one array child is selected (§4.3), a collection prefix repeated
+ * by every pointer path is read relative to each item (§4.4), and mixed prefixes or several arrays
+ * fail with AMBIGUOUS_COLLECTION.
+ */
+function planObject(
+  request: QueryRequest,
+  selection: SelectedValue,
+  object: Record<string, unknown>,
+  fields: CompiledPath[],
+  filters: CompiledFilter[],
+  notes: PlanNotes,
+): CollectionPlan {
+  const arrayKeys = arrayChildren(object);
+  const pointerPaths = [...fields, ...filters.map((filter) => filter.path)].filter(
+    (path) => !path.literal,
+  );
+  const prefixed = pointerPaths.filter(
+    (path) => path.tokens.length >= 2 && Array.isArray(object[path.tokens[0] as string]),
+  );
+  const prefixes = [...new Set(prefixed.map((path) => path.tokens[0] as string))].filter((key) =>
+    Object.hasOwn(object, key),
+  );
+  const everyPointerUses = (key: string): boolean =>
+    pointerPaths.length > 0 &&
+    pointerPaths.every((path) => path.tokens[0] === key && path.tokens.length >= 2);
+
+  const recoverable =
+    arrayKeys.length !== 1 && prefixes.length === 1 && everyPointerUses(prefixes[0] as string);
+  if (!recoverable && isKeyedObject(object, arrayKeys)) {
+    throw new ContractError({
+      code: "OBJECT_MODE_REQUIRED",
+      message: `${capitalize(where(selection.pointer))} is a keyed object (its entries are objects), so fields and filters apply to its entries: send details.suggestedRequest (objectMode "entries", paths under /value, the entry name as /key).`,
+      details: {
+        suggestedRequest: suggestEntriesRequest(request, selection, object, fields, filters),
+      },
+    });
+  }
+  if (filters.length === 0 && fields.some((field) => readPath(object, field) !== undefined)) {
+    return { kind: "single", object, fields };
+  }
+  let collectionKey: string | undefined;
+  let strip = false;
+  if (arrayKeys.length === 1) {
+    collectionKey = arrayKeys[0] as string;
+    const items = object[collectionKey] as unknown[];
+    strip =
+      everyPointerUses(collectionKey) &&
+      pointerPaths.some((path) => !resolvesOnAny(items, null, path));
+  } else if (recoverable) {
+    collectionKey = prefixes[0] as string;
+    strip = true;
+  } else if (prefixes.length >= 1) {
+    throw ambiguous(
+      `The pointer fields and filters of this request name different collections or mix a collection prefix with other paths below ${where(selection.pointer)}, so no single collection can be inferred.`,
+      candidatesOf(selection.pointer, prefixes.length > 1 ? prefixes : arrayKeys),
+    );
+  } else if (arrayKeys.length >= 2) {
+    throw ambiguous(
+      `${capitalize(where(selection.pointer))} holds ${arrayKeys.length} arrays, so the collection that fields and filters apply to cannot be inferred.`,
+      candidatesOf(selection.pointer, arrayKeys),
+    );
+  }
+  if (collectionKey === undefined) return planWithoutCollection(selection, object, fields, filters);
+
+  const base = `${selection.pointer}/${escapePointerToken(collectionKey)}`;
+  notes.inferredResponsePath = base;
+  if (strip) {
+    const normalized = createRecord<string>();
+    const rewrite = (path: CompiledPath): CompiledPath => {
+      if (path.literal) return path;
+      const stripped = stripFirstToken(path);
+      normalized[path.label] = formatPointer(stripped.tokens);
+      return stripped;
+    };
+    fields = fields.map(rewrite);
+    filters = filters.map((filter) => ({ ...filter, path: rewrite(filter.path) }));
+    notes.normalizedFields = normalized;
+    notes.warnings.push(
+      `Every pointer repeated the collection prefix "/${escapePointerToken(collectionKey)}", so the fields and filters were interpreted relative to each item of "${base}" (see normalizedFields); labels are kept. Send responsePath "${base}" with the normalized paths to avoid this.`,
+    );
+  }
+  return {
+    kind: "collection",
+    items: object[collectionKey] as unknown[],
+    pointerOf: arrayPointerOf(base),
+    fields: request.fields === undefined ? null : fields,
+    filters: request.filters === undefined ? null : filters,
+  };
+}
+
+function planWithoutCollection(
+  selection: SelectedValue,
+  object: Record<string, unknown>,
+  fields: CompiledPath[],
+  filters: CompiledFilter[],
+): CollectionPlan {
+  if (filters.length > 0) {
+    throw new ContractError({
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: `Filters apply to the items of a collection, and ${where(selection.pointer)} is an object without one: select a JSON array with responsePath, or send objectMode "entries" to filter its entries.`,
+      details: {
+        field: "filters",
+        expected: "a responsePath that selects an array, or objectMode entries",
+      },
+    });
+  }
+  throw unresolvedFields(fields, [object], selection.pointer);
+}
+
+function sampleKeys(items: readonly unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const item of items.slice(0, 20)) {
+    if (!isJsonObject(item)) continue;
+    for (const key of Object.keys(item)) {
+      if (keys.size >= MAX_CANDIDATES) return [...keys];
+      keys.add(key);
+    }
+  }
+  return [...keys];
+}
+
+/**
+ * INVALID_FIELD_PATH with `suggestedField` when a literal field is a key of no item but its
+ * pointer form `/field` resolves (never silently changing its meaning); null when none does.
+ */
+export function suggestedFieldError(
+  fields: readonly CompiledPath[],
+  items: readonly unknown[],
+  pointer: string,
+): ContractError | null {
+  for (const field of fields) {
+    if (!field.literal) continue;
+    const asPointer = compileFieldOrNull(`/${field.label}`);
+    if (asPointer !== null && resolvesOnAny(items, null, asPointer)) {
+      return new ContractError({
+        code: "INVALID_FIELD_PATH",
+        message: `Field "${field.label}" is not a key of the items of ${where(pointer)}, but "/${field.label}" resolves: a field without a leading "/" is a literal key. Did you mean "/${field.label}"?`,
+        details: { field: field.label, suggestedField: `/${field.label}` },
+      });
+    }
+  }
+  return null;
+}
+
+/** INVALID_FIELD_PATH when no field resolves on any item: a suggestion, else the item keys. */
+export function unresolvedFields(
+  fields: readonly CompiledPath[],
+  items: readonly unknown[],
+  pointer: string,
+  fixedItemKeys?: string[],
+): ContractError {
+  const suggestion =
+    fixedItemKeys === undefined ? suggestedFieldError(fields, items, pointer) : null;
+  if (suggestion !== null) return suggestion;
+  const itemKeys = fixedItemKeys ?? sampleKeys(items);
+  const first = fields[0]?.label ?? "";
+  return new ContractError({
+    code: "INVALID_FIELD_PATH",
+    message: `No field matched any property of the items of ${where(pointer)} (first: "${first}"). Fields are literal keys (e.g. "id") or pointers relative to each item (e.g. "/parameters/jsCode"). Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}.`,
+    details: { field: first, itemKeys },
+  });
+}
+
+/** FILTER_PATH_UNRESOLVED for a filter path that resolves on no item, with the item keys. */
+export function unresolvedFilterPath(
+  path: CompiledPath,
+  items: readonly unknown[],
+  pointer: string,
+  fixedItemKeys?: string[],
+): ContractError {
+  const itemKeys = fixedItemKeys ?? sampleKeys(items);
+  const details: Record<string, unknown> = { path: path.label, itemKeys };
+  if (path.literal && fixedItemKeys === undefined) {
+    const asPointer = compileFieldOrNull(`/${path.label}`);
+    if (asPointer !== null && resolvesOnAny(items, null, asPointer)) {
+      details.suggestedPath = `/${path.label}`;
+    }
+  }
+  const hint =
+    details.suggestedPath === undefined ? "" : ` Did you mean "${String(details.suggestedPath)}"?`;
+  return new ContractError({
+    code: "FILTER_PATH_UNRESOLVED",
+    message: `Filter path "${path.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}. Use op "exists" with value false to select items without it.`,
+    details,
+  });
+}
+
+function compileFieldOrNull(field: string): CompiledPath | null {
+  try {
+    return compileField(field);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Turns a selection plus fields, filters and objectMode into what gets paged: the items of an
+ * array, the `{key, value}` rows of objectMode "entries", an inferred collection, or one projected
+ * object. Throws ContractError for the §4 failures (INVALID_RESPONSE_CONTROLS, AMBIGUOUS_COLLECTION,
+ * OBJECT_MODE_REQUIRED, INVALID_FIELD_PATH).
+ */
+export function planCollection(
+  request: QueryRequest,
+  selection: SelectedValue,
+  notes: PlanNotes,
+): CollectionPlan {
+  const fields = (request.fields ?? []).map(compileField);
+  const filters = compileFilters(request.filters ?? []);
+  const value = selection.value;
+  if (request.objectMode === "entries") {
+    if (!isJsonObject(value)) {
+      throw new ContractError({
+        code: "INVALID_RESPONSE_CONTROLS",
+        message: `objectMode "entries" needs an object, and ${where(selection.pointer)} is ${Array.isArray(value) ? "an array (page it without objectMode)" : "a scalar"}.`,
+        details: { field: "objectMode", expected: "a responsePath that selects an object" },
+      });
+    }
+    const { keys, values } = splitEntries(value);
+    return {
+      kind: "collection",
+      items: values,
+      pointerOf: (index) => `${selection.pointer}/${escapePointerToken(keys[index] as string)}`,
+      fields:
+        request.fields === undefined ? null : fields.map((field) => rebaseOnEntries(field, keys)),
+      filters:
+        request.filters === undefined
+          ? null
+          : filters.map((filter) => ({ ...filter, path: rebaseOnEntries(filter.path, keys) })),
+      emit: (item, index) => {
+        const row = createRecord();
+        row.key = keys[index];
+        row.value = item;
+        return row;
+      },
+      itemKeys: ["key", "value"],
+    };
+  }
+  if (Array.isArray(value)) {
+    return {
+      kind: "collection",
+      items: value,
+      pointerOf: arrayPointerOf(selection.pointer),
+      fields: request.fields === undefined ? null : fields,
+      filters: request.filters === undefined ? null : filters,
+    };
+  }
+  if (isJsonObject(value)) return planObject(request, selection, value, fields, filters, notes);
+  throw new ContractError({
+    code: "INVALID_RESPONSE_CONTROLS",
+    message: `Fields and filters apply to arrays and objects, and ${where(selection.pointer)} is a scalar: drop them, or select its parent with responsePath.`,
+    details: {
+      field: request.fields !== undefined ? "fields" : "filters",
+      expected: "a responsePath that selects an array or an object",
+    },
+  });
+}
