@@ -10,6 +10,7 @@ export const ArtifactIdSchema = z.string().regex(ARTIFACT_ID_PATTERN);
 export const ARTIFACT_MEDIA_TYPES = ["application/json", "text/plain"] as const;
 /** The media type of a stored payload. */
 export const ArtifactMediaTypeSchema = z.enum(ARTIFACT_MEDIA_TYPES);
+/** "application/json" or "text/plain": how the stored payload is queried. */
 export type ArtifactMediaType = z.infer<typeof ArtifactMediaTypeSchema>;
 
 /**
@@ -31,4 +32,5 @@ export const ArtifactRefSchema = z.strictObject({
   primaryPaths: z.array(PointerSchema).max(6),
   sourceTruncated: z.boolean(),
 });
+/** `responseMeta.artifact` of a bounded envelope: where the payload went and how to query it. */
 export type ArtifactRef = z.infer<typeof ArtifactRefSchema>;

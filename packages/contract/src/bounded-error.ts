@@ -1,6 +1,7 @@
 import type { BoundedError, BoundedErrorCode } from "./bounded.js";
+import { cutDetails } from "./error-result.js";
 import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
-import { cutString, setData } from "./text-limits.js";
+import { cutString } from "./text-limits.js";
 
 /** What a bounded error says; `data` is the preview built before storing failed, or null. */
 export interface BoundedErrorInput {
@@ -26,19 +27,10 @@ const GUIDANCE: Readonly<Record<BoundedErrorCode, string>> = {
  * The bounded error result of §2: what replaces a tool result over artifactMaxBytes, or one the
  * store could not take. `success: false`, the preview (or null) in `data`, no artifact reference,
  * and `error: {code, message, details}`; the transport layer sets `isError: true`. The message is
- * cut to 2048 characters and string details to 120; `data` is taken as given (build it within
- * previewBytes first).
+ * cut to 2048 characters and strings in details to 120 (details are copied as JSON data); `data`
+ * is taken as given (build it within previewBytes first).
  */
 export function createBoundedError(input: BoundedErrorInput): BoundedError {
-  const details: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input.details)) {
-    if (value === undefined) continue;
-    setData(
-      details,
-      key,
-      typeof value === "string" ? cutString(value, DEFAULT_LIMITS.maxEchoChars) : value,
-    );
-  }
   return {
     success: false,
     data: input.data === undefined ? null : input.data,
@@ -52,7 +44,7 @@ export function createBoundedError(input: BoundedErrorInput): BoundedError {
     error: {
       code: input.code,
       message: cutString(input.message, DEFAULT_LIMITS.maxErrorMessageChars),
-      details,
+      details: cutDetails(input.details),
     },
     guidance: GUIDANCE[input.code],
   };

@@ -3,17 +3,24 @@ import { ArtifactRefSchema } from "./artifact.js";
 import { ErrorObjectSchema } from "./error-object.js";
 import { CONTRACT_VERSION } from "./limits.js";
 
-/** responseMeta of a bounded envelope (§2): the result was stored, `data` is a preview. */
-export const BoundedResponseMetaSchema = z.strictObject({
+/** responseMeta of a bounded error: nothing was stored, so there is no artifact. */
+export const BoundedErrorResponseMetaSchema = z.strictObject({
   contractVersion: z.literal(CONTRACT_VERSION),
   truncated: z.literal(true),
   complete: z.literal(false),
   truncationReason: z.literal("size_limit"),
   serializedBytes: z.int().nonnegative(),
   warning: z.string().nullable().optional(),
+});
+/** responseMeta of a bounded error (no artifact). */
+export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;
+
+/** responseMeta of a bounded envelope (§2): the result was stored, `data` is a preview. */
+export const BoundedResponseMetaSchema = BoundedErrorResponseMetaSchema.extend({
   sourceTruncated: z.boolean().optional(),
   artifact: ArtifactRefSchema,
 });
+/** responseMeta of a bounded envelope, with the artifact reference. */
 export type BoundedResponseMeta = z.infer<typeof BoundedResponseMetaSchema>;
 
 /**
@@ -26,18 +33,8 @@ export const BoundedEnvelopeSchema = z.strictObject({
   responseMeta: BoundedResponseMetaSchema,
   guidance: z.string(),
 });
+/** The bounded envelope that replaces an oversized tool result. */
 export type BoundedEnvelope = z.infer<typeof BoundedEnvelopeSchema>;
-
-/** responseMeta of a bounded error: nothing was stored, so there is no artifact. */
-export const BoundedErrorResponseMetaSchema = z.strictObject({
-  contractVersion: z.literal(CONTRACT_VERSION),
-  truncated: z.literal(true),
-  complete: z.literal(false),
-  truncationReason: z.literal("size_limit"),
-  serializedBytes: z.int().nonnegative(),
-  warning: z.string().nullable().optional(),
-});
-export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;
 
 /** The codes a bounding (not a query) can fail with: the result was not stored (§2, §6). */
 export const BOUNDED_ERROR_CODES = ["ARTIFACT_TOO_LARGE", "ARTIFACT_STORE_UNAVAILABLE"] as const;
@@ -55,4 +52,5 @@ export const BoundedErrorSchema = z.strictObject({
   error: ErrorObjectSchema.extend({ code: z.enum(BOUNDED_ERROR_CODES) }),
   guidance: z.string().optional(),
 });
+/** The bounded error that replaces a result too large to store, or one the store refused. */
 export type BoundedError = z.infer<typeof BoundedErrorSchema>;

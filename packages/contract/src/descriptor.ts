@@ -13,4 +13,5 @@ export const DescriptorSchema = z.strictObject({
   rawReadable: z.literal(false),
   guidance: z.string(),
 });
+/** The body of an artifact descriptor resource; never the payload. */
 export type Descriptor = z.infer<typeof DescriptorSchema>;

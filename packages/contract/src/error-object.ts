@@ -8,4 +8,5 @@ export const ErrorObjectSchema = z.strictObject({
   message: z.string().max(DEFAULT_LIMITS.maxErrorMessageChars),
   details: z.record(z.string(), z.unknown()).optional(),
 });
+/** `{code, message, details?}` as it crosses the wire. */
 export type ErrorObject = z.infer<typeof ErrorObjectSchema>;

@@ -52,8 +52,11 @@ function copyWhole(value: unknown): unknown {
   }
 }
 
-/** Details with every echoed string cut, except ready-to-send requests, which stay whole. */
-function cutDetails(details: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Details as JSON data with every echoed string cut to maxEchoChars (keys too), nesting below 6
+ * levels replaced by null, and ready-to-send requests kept whole; `__proto__` keys stay data.
+ */
+export function cutDetails(details: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(details)) {
     if (value === undefined) continue;
@@ -111,22 +114,66 @@ function fits(result: QueryErrorResult): boolean {
   return result.responseMeta.serializedBytes <= DEFAULT_LIMITS.maxErrorEnvelopeBytes;
 }
 
+/**
+ * The byte cost of each details entry's value, kept up to date as entries shrink, so choosing
+ * the next entry to shrink does not serialize every value again (details may hold thousands).
+ */
+interface DetailSizes {
+  /** JSON bytes of each value, by key. */
+  values: Map<string, number>;
+  /** JSON bytes of the whole details object. */
+  total: number;
+}
+
+function entryBytes(key: string, valueBytes: number): number {
+  return jsonByteLength(key) + 1 + valueBytes;
+}
+
+function measureDetails(details: Record<string, unknown>): DetailSizes {
+  const values = new Map<string, number>();
+  let total = 1;
+  for (const [key, value] of Object.entries(details)) {
+    const valueBytes = jsonByteLength(value);
+    values.set(key, valueBytes);
+    total += entryBytes(key, valueBytes) + 1;
+  }
+  return { values, total: Math.max(total, 2) };
+}
+
 /** The details key whose value costs the most bytes, or undefined when there is none. */
 function largestKey(
   details: Record<string, unknown>,
+  sizes: DetailSizes,
   skip: ReadonlySet<string>,
 ): string | undefined {
   let largest: string | undefined;
   let largestSize = -1;
-  for (const [key, value] of Object.entries(details)) {
+  for (const key of Object.keys(details)) {
     if (skip.has(key)) continue;
-    const size = jsonByteLength(value);
+    const size = sizes.values.get(key) ?? 0;
     if (size > largestSize) {
       largest = key;
       largestSize = size;
     }
   }
   return largest;
+}
+
+/** Halves the array at `key` (or drops the key) and updates `sizes` to match. */
+function shrinkEntry(details: Record<string, unknown>, key: string, sizes: DetailSizes): void {
+  const value = details[key];
+  const before = sizes.values.get(key) ?? 0;
+  if (Array.isArray(value) && value.length > 1) {
+    const halved = value.slice(0, Math.floor(value.length / 2));
+    setData(details, key, halved);
+    const after = jsonByteLength(halved);
+    sizes.values.set(key, after);
+    sizes.total += after - before;
+    return;
+  }
+  delete details[key];
+  sizes.values.delete(key);
+  sizes.total -= entryBytes(key, before) + (sizes.values.size > 0 ? 1 : 0);
 }
 
 /** Shrinks details step by step until the envelope fits: whole requests, long arrays, big keys. */
@@ -142,23 +189,20 @@ function shrinkDetails(parts: Parts): QueryErrorResult {
   }
   const markers = new Set(["suggestedRequestOmitted", "detailsTruncated"]);
   details = { ...details, detailsTruncated: true };
+  // The envelope without details; the whole envelope is at least this plus the details' bytes.
+  const outside = jsonByteLength(build({ ...parts, details: {} })) - 2;
+  const sizes = measureDetails(details);
   for (
-    let key = largestKey(details, markers);
+    let key = largestKey(details, sizes, markers);
     key !== undefined;
-    key = largestKey(details, markers)
+    key = largestKey(details, sizes, markers)
   ) {
-    const value = details[key];
-    const next: Record<string, unknown> = { ...details };
-    if (Array.isArray(value) && value.length > 1) {
-      setData(next, key, value.slice(0, Math.floor(value.length / 2)));
-    } else {
-      delete next[key];
-    }
-    details = next;
-    result = build({ ...parts, details });
+    shrinkEntry(details, key, sizes);
+    if (outside + sizes.total > DEFAULT_LIMITS.maxErrorEnvelopeBytes) continue;
+    result = build({ ...parts, details: { ...details } });
     if (fits(result)) return result;
   }
-  return result;
+  return build({ ...parts, details });
 }
 
 /**
@@ -197,5 +241,12 @@ export function createErrorResult(input: ErrorResultInput): QueryErrorResult {
       message: cutString(parts.message, messageChars),
     });
   }
-  return fits(result) ? result : build({ ...parts, details: undefined, warning: null });
+  if (fits(result)) return result;
+  // Not reached with the limits above (echoes are cut); kept so the envelope can never grow.
+  return build({
+    ...parts,
+    message: result.response.error.message,
+    details: undefined,
+    warning: null,
+  });
 }

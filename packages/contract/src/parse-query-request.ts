@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ErrorObject } from "./error-object.js";
 import { DEFAULT_LIMITS, QUERY_TOOL_NAME } from "./limits.js";
+import { findTooDeep } from "./nesting.js";
 import {
   FILTER_KEYS,
   FILTER_OPS,
@@ -17,6 +18,9 @@ export type ParseQueryRequestResult =
   | { success: false; error: ErrorObject };
 
 const L = DEFAULT_LIMITS;
+
+/** Objects and arrays nested deeper than this (from the arguments' root) are refused. */
+const MAX_ARGUMENT_DEPTH = 64;
 
 /** What each argument must be, by its path with indexes replaced by `[]`. */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -72,7 +76,10 @@ function suggestKey(
   const normalized = normalizeKey(unknownKey);
   const match = knownKeys.find((key) => normalizeKey(key) === normalized);
   if (match !== undefined) return { key: match, caseVariant: true };
-  const synonym = SYNONYMS[context]?.[normalized];
+  // Own keys only: "constructor" must not find Object.prototype.constructor.
+  const synonyms = SYNONYMS[context];
+  if (synonyms === undefined || !Object.hasOwn(synonyms, normalized)) return undefined;
+  const synonym = synonyms[normalized];
   return synonym === undefined ? undefined : { key: synonym, caseVariant: false };
 }
 
@@ -214,33 +221,56 @@ function withoutAliasTwins(
   return issues.filter((issue) => !(isMissing(issue, input) && suggested.has(fieldOf(issue))));
 }
 
+/** The error for input that is not a JSON object of arguments at all. */
+function notAnObjectError(): ErrorObject {
+  const expected = EXPECTED[""] ?? "";
+  return {
+    code: "INVALID_RESPONSE_CONTROLS",
+    message: `Invalid arguments for ${QUERY_TOOL_NAME}: expected ${expected}.`,
+    details: { field: "", expected },
+  };
+}
+
+function tooDeepError(path: readonly PropertyKey[]): ErrorObject {
+  const field = echo(formatField(path.slice(0, 3)));
+  const expected = `JSON nested at most ${MAX_ARGUMENT_DEPTH} levels deep`;
+  return {
+    code: "INVALID_RESPONSE_CONTROLS",
+    message: `Invalid argument ${field}: expected ${expected}. Send a flatter value and call ${QUERY_TOOL_NAME} again.`,
+    details: { field, expected },
+  };
+}
+
+function parseChecked(input: unknown): ParseQueryRequestResult {
+  // Checked before the schema, whose recursive JSON-value check would overflow the stack.
+  const tooDeep = findTooDeep(input, MAX_ARGUMENT_DEPTH);
+  if (tooDeep !== null) return { success: false, error: tooDeepError(tooDeep) };
+  const parsed = QueryRequestSchema.safeParse(input);
+  // zod rebuilds records by assignment, which turns a "__proto__" key of a filter value into a
+  // prototype; the validated input, cloned, keeps it as data (the schema has no transforms).
+  if (parsed.success) return { success: true, data: structuredClone(input) as QueryRequest };
+  const [first, ...others] = splitIssues(parsed.error.issues);
+  if (first === undefined) return { success: false, error: notAnObjectError() };
+  const error = toError(first, input);
+  error.message += othersNote(withoutAliasTwins([first, ...others], input).slice(1));
+  return { success: false, error };
+}
+
 /**
  * Validates the arguments of query_response_artifact against the strict contract (§3) and turns
  * the first problem into the one error the caller sees: INVALID_RESPONSE_CONTROLS with `details`
  * `{field, expected, suggestedKey?}` (`field` the dotted, indexed path such as "filters[2].op";
  * `suggestedKey` the camelCase name of a snake_case or other case variant). Conflicting arguments
  * add `details.conflictsWith`. When several problems exist the message names the others, so the
- * caller can fix them in one go. `undefined` arguments count as `{}`. On success `data` is a
- * copy of the input (no defaults filled in; `__proto__` keys stay data). Never throws.
+ * caller can fix them in one go. `undefined` arguments count as `{}`. Values nested deeper than
+ * 64 levels (or cyclic) are refused before the schema runs. On success `data` is a copy of the
+ * input (no defaults filled in; `__proto__` keys stay data). Never throws: input that cannot be
+ * read (a throwing getter, a revoked proxy) is reported as not an object of arguments.
  */
 export function parseQueryRequest(input: unknown): ParseQueryRequestResult {
-  const parsed = QueryRequestSchema.safeParse(input === undefined ? {} : input);
-  // zod rebuilds records by assignment, which turns a "__proto__" key of a filter value into a
-  // prototype; the validated input, cloned, keeps it as data (the schema has no transforms).
-  if (parsed.success) return { success: true, data: structuredClone(input) as QueryRequest };
-  const [first, ...others] = splitIssues(parsed.error.issues);
-  if (first === undefined) {
-    const expected = EXPECTED[""] ?? "";
-    return {
-      success: false,
-      error: {
-        code: "INVALID_RESPONSE_CONTROLS",
-        message: `Invalid arguments for ${QUERY_TOOL_NAME}: expected ${expected}.`,
-        details: { field: "", expected },
-      },
-    };
+  try {
+    return parseChecked(input === undefined ? {} : input);
+  } catch {
+    return { success: false, error: notAnObjectError() };
   }
-  const error = toError(first, input);
-  error.message += othersNote(withoutAliasTwins([first, ...others], input).slice(1));
-  return { success: false, error };
 }

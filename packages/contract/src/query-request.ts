@@ -16,6 +16,7 @@ export const FILTER_OPS = [
 ] as const;
 /** One filter operator; the schema rejects any other string with INVALID_RESPONSE_CONTROLS. */
 export const FilterOpSchema = z.enum(FILTER_OPS);
+/** One filter operator; `eq` when a filter omits it. */
 export type FilterOp = z.infer<typeof FilterOpSchema>;
 
 /** Any JSON value (what a filter compares against). */
@@ -86,6 +87,7 @@ export const FilterSchema = z
       });
     }
   });
+/** One filter as the caller sent it (no defaults filled in). */
 export type Filter = z.infer<typeof FilterSchema>;
 
 /** `textSearch`: match contexts of a query under the selection. */
@@ -96,6 +98,7 @@ export const TextSearchSchema = z.strictObject({
     .max(DEFAULT_LIMITS.maxTextSearchQueryChars),
   caseSensitive: z.boolean().optional(),
 });
+/** `textSearch` as the caller sent it (caseSensitive defaults to false). */
 export type TextSearch = z.infer<typeof TextSearchSchema>;
 
 type RequestShape = {
@@ -190,6 +193,7 @@ export const QueryRequestSchema = z
       params: { expected, conflictsWith: key },
     });
   });
+/** The validated arguments of query_response_artifact, as sent (no defaults filled in). */
 export type QueryRequest = z.infer<typeof QueryRequestSchema>;
 
 /** The top-level keys of a query request, in documentation order. */

@@ -58,4 +58,18 @@ describe("createBoundedError", () => {
     });
     expect(BoundedErrorSchema.safeParse(result).success).toBe(true);
   });
+
+  it("copies details as JSON data, cutting nested strings too", () => {
+    const result = createBoundedError({
+      code: "ARTIFACT_STORE_UNAVAILABLE",
+      message: "The store failed.",
+      details: { retryable: true, cause: { message: "c".repeat(500), code: Number.NaN } },
+      data: null,
+      serializedBytes: 40_000,
+    });
+    expect(result.error.details).toEqual({
+      retryable: true,
+      cause: { message: `${"c".repeat(119)}…`, code: null },
+    });
+  });
 });

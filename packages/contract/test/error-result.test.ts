@@ -164,6 +164,30 @@ describe("createErrorResult", () => {
     expect(result.response.error.details?.["detailsTruncated"]).toBe(true);
   });
 
+  it("fits 4096 bytes when details hold thousands of keys, dropping the largest first", () => {
+    const details = Object.fromEntries(
+      Array.from({ length: 3_000 }, (_, index) => [`key${index}`, "v".repeat(index % 100)]),
+    );
+    const result = createErrorResult({ code: "AMBIGUOUS_COLLECTION", message: "m", details });
+    const kept = result.response.error.details ?? {};
+    const lengths = (keys: string[]) => keys.map((key) => (details[key] as string).length);
+    const keptKeys = Object.keys(details).filter((key) => key in kept);
+    const droppedKeys = Object.keys(details).filter((key) => !(key in kept));
+    expect({
+      fits: result.responseMeta.serializedBytes <= 4096,
+      exact: bytesOf(result) === result.responseMeta.serializedBytes,
+      truncated: kept["detailsTruncated"],
+      someKept: keptKeys.length > 0,
+      keptNoLongerThanDropped: Math.max(...lengths(keptKeys)) <= Math.min(...lengths(droppedKeys)),
+    }).toEqual({
+      fits: true,
+      exact: true,
+      truncated: true,
+      someKept: true,
+      keptNoLongerThanDropped: true,
+    });
+  });
+
   it("never throws on details that are not JSON: cycles, bigints, functions, NaN", () => {
     const cycle: Record<string, unknown> = { name: "loop" };
     cycle["self"] = cycle;

@@ -145,6 +145,77 @@ describe("parseQueryRequest", () => {
     });
   });
 
+  it("treats a key named like an Object.prototype member as an unknown key, not a synonym", () => {
+    expect(
+      [
+        parseQueryRequest({ artifactId: ID, constructor: 1 }),
+        parseQueryRequest({ artifactId: ID, filters: [{ path: "a", value: 1, constructor: 1 }] }),
+      ].map((result) => !result.success && result.error),
+    ).toEqual([
+      {
+        code: "INVALID_RESPONSE_CONTROLS",
+        message:
+          'Unknown argument "constructor": remove it and call query_response_artifact again; accepted keys here are artifactId, responsePath, describe, objectMode, fields, filters, textSearch, pageSize, cursor, jsonPath.',
+        details: {
+          field: "constructor",
+          expected:
+            "one of the keys artifactId, responsePath, describe, objectMode, fields, filters, textSearch, pageSize, cursor, jsonPath",
+        },
+      },
+      {
+        code: "INVALID_RESPONSE_CONTROLS",
+        message:
+          'Unknown argument "filters[0].constructor": remove it and call query_response_artifact again; accepted keys here are path, op, value.',
+        details: { field: "filters[0].constructor", expected: "one of the keys path, op, value" },
+      },
+    ]);
+  });
+
+  it("refuses a filter value nested 10 000 deep as sent over the wire, instead of overflowing the stack", () => {
+    const depth = 10_000;
+    const wire = `{"artifactId":"${ID}","filters":[{"path":"a","value":${"[".repeat(depth)}1${"]".repeat(depth)}}]}`;
+    const tooDeep = {
+      success: false,
+      error: {
+        code: "INVALID_RESPONSE_CONTROLS",
+        message:
+          "Invalid argument filters[0].value: expected JSON nested at most 64 levels deep. Send a flatter value and call query_response_artifact again.",
+        details: { field: "filters[0].value", expected: "JSON nested at most 64 levels deep" },
+      },
+    };
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    expect([
+      parseQueryRequest(JSON.parse(wire)),
+      parseQueryRequest({ artifactId: ID, filters: [{ path: "a", value: cyclic }] }),
+    ]).toEqual([tooDeep, tooDeep]);
+  });
+
+  it("accepts a filter value nested 60 deep", () => {
+    const value = JSON.parse(`${"[".repeat(60)}1${"]".repeat(60)}`);
+    expect(parseQueryRequest({ artifactId: ID, filters: [{ path: "a", value }] }).success).toBe(
+      true,
+    );
+  });
+
+  it("reports arguments it cannot read (a throwing getter) as not an object of arguments", () => {
+    const input = Object.defineProperty({ artifactId: ID }, "cursor", {
+      enumerable: true,
+      get() {
+        throw new Error("unreadable");
+      },
+    });
+    expect(parseQueryRequest(input)).toEqual({
+      success: false,
+      error: {
+        code: "INVALID_RESPONSE_CONTROLS",
+        message:
+          "Invalid arguments for query_response_artifact: expected an object of query arguments, at least {artifactId}.",
+        details: { field: "", expected: "an object of query arguments, at least {artifactId}" },
+      },
+    });
+  });
+
   it("never throws, and every failure is a wire error that fits an error envelope", () => {
     const requestLike = fc.record(
       {

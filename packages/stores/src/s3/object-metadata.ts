@@ -1,4 +1,4 @@
-import { parseArtifactMeta } from "../shared/meta.js";
+import { parseArtifactMeta, parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
 
 /**
@@ -136,14 +136,8 @@ export function decodeFramedHeader(
   header: Buffer,
   decoded: Extract<DecodedMetadata, { layout: "framed" }>,
 ): ArtifactMeta | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(header.toString("utf8"));
-  } catch {
-    return null;
-  }
-  const meta = parseArtifactMeta(parsed);
-  if (meta === null || meta.id !== id) return null;
+  const meta = parseArtifactMetaJson(header, id);
+  if (meta === null) return null;
   const agrees =
     meta.byteLength === decoded.byteLength &&
     meta.sha256 === decoded.sha256 &&

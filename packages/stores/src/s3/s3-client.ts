@@ -1,9 +1,14 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import type { S3StoreOptions } from "./s3-store.js";
 
-/** True for the SDK's answer to an unknown key (NoSuchKey, NotFound, or a 404). */
+/**
+ * True for the SDK's answer to an unknown key (NoSuchKey, NotFound, or a 404). A missing bucket
+ * (NoSuchBucket, also a 404) is a misconfiguration, not an unknown artifact. HeadObject answers
+ * without a body, so there a missing bucket still reads as NotFound.
+ */
 export function isNotFound(error: unknown): boolean {
   const candidate = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  if (candidate?.name === "NoSuchBucket") return false;
   return (
     candidate?.name === "NoSuchKey" ||
     candidate?.name === "NotFound" ||
@@ -38,7 +43,11 @@ const SILENT_SDK_LOGGER = { debug() {}, info() {}, warn() {}, error() {} };
 export function createS3Client(options: S3StoreOptions): S3Client {
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   return new S3Client({
-    region: options.region ?? "us-east-1",
+    region:
+      options.region ??
+      process.env["AWS_REGION"] ??
+      process.env["AWS_DEFAULT_REGION"] ??
+      "us-east-1",
     maxAttempts: options.maxAttempts ?? 3,
     logger: SILENT_SDK_LOGGER,
     requestHandler: {

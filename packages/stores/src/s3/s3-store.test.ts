@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from "node:net";
-import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
+  createRecordingStoreLogger,
   createTestClock,
   metaFor,
   readAll,
@@ -15,7 +16,7 @@ import {
   type TestS3Server,
 } from "../../test/support/s3rver.js";
 import { StoreError } from "../store-error.js";
-import { S3_USER_METADATA_LIMIT_BYTES } from "./object-metadata.js";
+import { encodeObjectMetadata, S3_USER_METADATA_LIMIT_BYTES } from "./object-metadata.js";
 import { createS3Store, type S3StoreOptions } from "./s3-store.js";
 
 /** A store over the test server (or any endpoint) with the client settings s3rver needs. */
@@ -230,6 +231,66 @@ describe("createS3Store", () => {
     expect(await store.usage()).toEqual({ count: 0, bytes: 0 });
     expect(await store.sweep(Number.MAX_SAFE_INTEGER)).toEqual({ removed: 0, freedBytes: 0 });
     await Promise.all([store.dispose(), foreign.dispose()]);
+  });
+
+  it("never serves an object whose body disagrees with its metadata, and reports it", async () => {
+    const prefix = freshPrefix();
+    const logger = createRecordingStoreLogger();
+    const store = createTestS3Store(server, { prefix, logger, clock: createTestClock(START) });
+    const body = Buffer.from('{"honest":"body"}');
+    const sameLength = metaFor(testArtifactId(51), body);
+    const otherLength = metaFor(testArtifactId(52), body);
+    const raw = createRawClient();
+    const writeRaw = (meta: typeof sameLength, stored: Buffer) =>
+      raw.send(
+        new PutObjectCommand({
+          Bucket: TEST_BUCKET,
+          Key: `${prefix}${meta.id}`,
+          Body: stored,
+          Metadata: encodeObjectMetadata(meta).metadata,
+        }),
+      );
+    await writeRaw(sameLength, Buffer.from('{"forged":"body"}'));
+    await writeRaw(otherLength, Buffer.from('{"longer":"forged body"}'));
+    const streamed = await store.getStream(sameLength.id);
+    const streamFailure = await (streamed ? readAll(streamed.body) : Promise.resolve(null)).catch(
+      (error: unknown) => (StoreError.isInstance(error) ? error.message : String(error)),
+    );
+    expect({
+      sameLength: await store.get(sameLength.id),
+      otherLength: await store.get(otherLength.id),
+      otherLengthStream: await store.getStream(otherLength.id),
+      streamFailure,
+      warnings: logger.lines.map((line) => line.message),
+    }).toEqual({
+      sameLength: null,
+      otherLength: null,
+      otherLengthStream: null,
+      streamFailure: "[stores:s3] GetObject failed: the body does not match its metadata",
+      warnings: [
+        "[stores:s3] getStream: a damaged object",
+        "[stores:s3] get: skipped a damaged object",
+        "[stores:s3] get: skipped a damaged object",
+        "[stores:s3] getStream: skipped a damaged object",
+      ],
+    });
+    raw.destroy();
+    await store.dispose();
+  });
+
+  it("reports a missing bucket as STORE_UNAVAILABLE, not as an unknown artifact", async () => {
+    const store = createTestS3Store(server, {
+      bucket: "no-such-bucket",
+      clock: createTestClock(START),
+    });
+    const failure = await store.get(testArtifactId(50)).catch((error: unknown) => error);
+    expect(
+      StoreError.isInstance(failure) && {
+        message: failure.message,
+        causeName: (failure.cause as Error).name,
+      },
+    ).toEqual({ message: "[stores:s3] GetObject failed", causeName: "NoSuchBucket" });
+    await store.dispose();
   });
 
   it("leaves a client it was given open after dispose", async () => {

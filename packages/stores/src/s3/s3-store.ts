@@ -1,35 +1,13 @@
-import { pipeline, type Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  type GetObjectCommandOutput,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type S3Client,
-  type S3ClientConfig,
-} from "@aws-sdk/client-s3";
-import { assertValidArtifactId, isValidArtifactId } from "../artifact-id.js";
+import { PutObjectCommand, type S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { assertValidArtifactId } from "../artifact-id.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
-import { checkMetaForBody, isExpired, sha256Hex } from "../shared/meta.js";
-import { readPrefix } from "../shared/read-prefix.js";
-import { createVerifyingStream } from "../shared/verifying-stream.js";
-import { StoreError } from "../store-error.js";
-import type {
-  ArtifactMeta,
-  ArtifactStore,
-  StoredArtifact,
-  StreamedArtifact,
-  SweepResult,
-} from "../types.js";
-import {
-  type DecodedMetadata,
-  decodeFramedHeader,
-  decodeObjectMetadata,
-  encodeObjectMetadata,
-} from "./object-metadata.js";
-import { createS3Client, isNotFound, runLimited } from "./s3-client.js";
+import { checkPut, sha256Hex } from "../shared/meta.js";
+import { createVerifiedBody } from "../shared/verifying-stream.js";
+import type { ArtifactStore, StoredArtifact, StreamedArtifact, SweepResult } from "../types.js";
+import { encodeObjectMetadata } from "./object-metadata.js";
+import { createS3Client, runLimited } from "./s3-client.js";
+import { createS3Objects } from "./s3-objects.js";
 
 /** Options of `createS3Store`. */
 export interface S3StoreOptions {
@@ -41,7 +19,7 @@ export interface S3StoreOptions {
   client?: S3Client;
   /** An S3-compatible endpoint (MinIO, R2, s3rver), e.g. `http://127.0.0.1:9000`. */
   endpoint?: string;
-  /** Default `us-east-1` (R2 wants `auto`). */
+  /** Default: AWS_REGION, else AWS_DEFAULT_REGION, else `us-east-1` (R2 wants `auto`). */
   region?: string;
   credentials?: S3ClientConfig["credentials"];
   /** Path-style URLs (`endpoint/bucket/key`); most self-hosted services need it. */
@@ -67,12 +45,6 @@ export const DEFAULT_S3_PREFIX = "bounded-mcp/";
 const STORE = "s3";
 const SWEEP_CONCURRENCY = 8;
 
-interface OpenedObject {
-  meta: ArtifactMeta;
-  /** The body only (any header already read off). */
-  body: Readable;
-}
-
 /**
  * A store in an S3 bucket (or any S3-compatible service: MinIO, R2, s3rver) that many replicas
  * share. One object per artifact under `prefix + id`, its metadata in the object's user metadata
@@ -91,143 +63,14 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
   const ownsClient = options.client === undefined;
   const client = options.client ?? createS3Client(options);
   const listPageSize = options.listPageSize ?? 1000;
-  const keyOf = (id: string) => `${prefix}${id}`;
+  const objects = createS3Objects({ client, bucket, prefix, clock, logger, listPageSize });
+  const { keyOf, call, collect, damaged } = objects;
 
-  const call = async <T>(operation: string, send: () => Promise<T>): Promise<T> => {
-    try {
-      return await send();
-    } catch (error) {
-      throw new StoreError({ code: "STORE_UNAVAILABLE", store: STORE, operation, cause: error });
-    }
-  };
-
-  const damaged = (id: string, operation: string): null => {
-    logger.warn(`[stores:${STORE}] ${operation}: skipped a damaged object`, {
-      bucket,
-      key: keyOf(id),
-    });
-    return null;
-  };
-
-  /** GetObject of a live artifact with its metadata resolved; null when absent, expired or damaged. */
-  const openObject = async (id: string, operation: string): Promise<OpenedObject | null> => {
+  /** A live artifact's metadata and body stream, after the checks every read makes first. */
+  const open = (id: string, operation: string) => {
     lifecycle.assertOpen(operation);
     assertValidArtifactId(id, STORE, operation);
-    let response: GetObjectCommandOutput;
-    try {
-      response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(id) }));
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw new StoreError({
-        code: "STORE_UNAVAILABLE",
-        store: STORE,
-        operation: "GetObject",
-        cause: error,
-      });
-    }
-    const body = response.Body as Readable | undefined;
-    const discard = () => body?.destroy();
-    const decoded = decodeObjectMetadata(id, response.Metadata);
-    if (decoded === null || body === undefined) {
-      discard();
-      return damaged(id, operation);
-    }
-    const expiresAt = decoded.layout === "inline" ? decoded.meta.expiresAt : decoded.expiresAt;
-    if (isExpired({ expiresAt }, clock())) {
-      discard();
-      return null;
-    }
-    const headerBytes = decoded.layout === "framed" ? decoded.headerBytes : 0;
-    const byteLength = decoded.layout === "inline" ? decoded.meta.byteLength : decoded.byteLength;
-    if (
-      response.ContentLength !== undefined &&
-      response.ContentLength !== headerBytes + byteLength
-    ) {
-      discard();
-      return damaged(id, operation);
-    }
-    if (decoded.layout === "inline") return { meta: decoded.meta, body };
-    let header: Buffer;
-    try {
-      header = await readPrefix(body, decoded.headerBytes);
-    } catch (error) {
-      discard();
-      throw new StoreError({
-        code: "STORE_UNAVAILABLE",
-        store: STORE,
-        operation: "GetObject",
-        cause: error,
-      });
-    }
-    const meta = decodeFramedHeader(id, header, decoded);
-    if (meta === null) {
-      discard();
-      return damaged(id, operation);
-    }
-    return { meta, body };
-  };
-
-  const headFramed = async (
-    id: string,
-    decoded: Extract<DecodedMetadata, { layout: "framed" }>,
-  ) => {
-    const response = await call("GetObject", () =>
-      client.send(
-        new GetObjectCommand({
-          Bucket: bucket,
-          Key: keyOf(id),
-          Range: `bytes=0-${decoded.headerBytes - 1}`,
-        }),
-      ),
-    );
-    const body = response.Body as Readable;
-    const again = decodeObjectMetadata(id, response.Metadata);
-    if (again?.layout !== "framed" || again.headerBytes !== decoded.headerBytes) {
-      body.destroy();
-      return null;
-    }
-    const header = await call("GetObject", async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of body) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    });
-    return decodeFramedHeader(id, header, again);
-  };
-
-  const headObject = async (id: string) => {
-    try {
-      return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(id) }));
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw new StoreError({
-        code: "STORE_UNAVAILABLE",
-        store: STORE,
-        operation: "HeadObject",
-        cause: error,
-      });
-    }
-  };
-
-  /** Every artifact key under the prefix, page by page, with its size. */
-  const listArtifacts = async function* (): AsyncGenerator<{ id: string; size: number }> {
-    let token: string | undefined;
-    do {
-      const page = await call("ListObjectsV2", () =>
-        client.send(
-          new ListObjectsV2Command({
-            Bucket: bucket,
-            Prefix: prefix,
-            ContinuationToken: token,
-            MaxKeys: listPageSize,
-          }),
-        ),
-      );
-      for (const object of page.Contents ?? []) {
-        const id = object.Key?.slice(prefix.length) ?? "";
-        if (isValidArtifactId(id)) yield { id, size: object.Size ?? 0 };
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token !== undefined);
+    return objects.open(id, operation);
   };
 
   return {
@@ -236,8 +79,7 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
 
     async put(meta, body) {
       lifecycle.assertOpen("put");
-      assertValidArtifactId(meta.id, STORE, "put");
-      const checked = checkMetaForBody(meta, body, STORE);
+      const checked = checkPut(STORE, meta, body);
       const { metadata, header } = encodeObjectMetadata(checked);
       const payload = header === null ? body : Buffer.concat([header, body]);
       await call("PutObject", () =>
@@ -255,13 +97,9 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
     },
 
     async get(id): Promise<StoredArtifact | null> {
-      const opened = await openObject(id, "get");
+      const opened = await open(id, "get");
       if (opened === null) return null;
-      const body = await call("GetObject", async () => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks);
-      });
+      const body = await collect("GetObject", opened.body);
       if (body.byteLength !== opened.meta.byteLength || sha256Hex(body) !== opened.meta.sha256) {
         return damaged(id, "get");
       }
@@ -269,60 +107,43 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
     },
 
     async getStream(id): Promise<StreamedArtifact | null> {
-      const opened = await openObject(id, "getStream");
+      const opened = await open(id, "getStream");
       if (opened === null) return null;
-      const verifier = createVerifyingStream(opened.meta, () => {
-        logger.warn(`[stores:${STORE}] getStream: a damaged object`, { bucket, key: keyOf(id) });
-        return new StoreError({
-          code: "STORE_UNAVAILABLE",
-          store: STORE,
-          operation: "GetObject",
-          message: `[stores:${STORE}] GetObject failed: the body does not match its metadata`,
-        });
+      const body = createVerifiedBody(opened.body, {
+        meta: opened.meta,
+        store: STORE,
+        operation: "GetObject",
+        onMismatch: () => {
+          logger.warn(`[stores:${STORE}] getStream: a damaged object`, { bucket, key: keyOf(id) });
+        },
       });
-      pipeline(opened.body, verifier, () => undefined);
-      return { meta: opened.meta, body: verifier };
+      return { meta: opened.meta, body };
     },
 
     async head(id) {
       lifecycle.assertOpen("head");
       assertValidArtifactId(id, STORE, "head");
-      const response = await headObject(id);
-      if (response === null) return null;
-      const decoded = decodeObjectMetadata(id, response.Metadata);
-      if (decoded === null) return damaged(id, "head");
-      const expiresAt = decoded.layout === "inline" ? decoded.meta.expiresAt : decoded.expiresAt;
-      if (isExpired({ expiresAt }, clock())) return null;
-      return decoded.layout === "inline" ? decoded.meta : await headFramed(id, decoded);
+      return objects.head(id);
     },
 
     async delete(id) {
       lifecycle.assertOpen("delete");
       assertValidArtifactId(id, STORE, "delete");
-      await call("DeleteObject", () =>
-        client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) })),
-      );
+      await objects.remove(id);
     },
 
     async sweep(now): Promise<SweepResult> {
       lifecycle.assertOpen("sweep");
       const at = now ?? clock();
       const ids: string[] = [];
-      for await (const { id } of listArtifacts()) ids.push(id);
+      for await (const { id } of objects.list()) ids.push(id);
       let removed = 0;
       let freedBytes = 0;
       await runLimited(ids, SWEEP_CONCURRENCY, async (id) => {
-        const response = await headObject(id);
-        if (response === null) return;
-        const decoded = decodeObjectMetadata(id, response.Metadata);
-        if (decoded === null) return;
-        const meta = decoded.layout === "inline" ? decoded.meta : decoded;
-        if (!isExpired(meta, at)) return;
-        await call("DeleteObject", () =>
-          client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) })),
-        );
+        const freed = await objects.deleteIfExpired(id, at);
+        if (freed === null) return;
         removed += 1;
-        freedBytes += meta.byteLength;
+        freedBytes += freed;
       });
       return { removed, freedBytes };
     },
@@ -331,7 +152,7 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
       lifecycle.assertOpen("usage");
       let count = 0;
       let bytes = 0;
-      for await (const { size } of listArtifacts()) {
+      for await (const { size } of objects.list()) {
         count += 1;
         bytes += size;
       }
