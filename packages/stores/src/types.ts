@@ -47,7 +47,9 @@ export interface StreamedArtifact {
 
 /** Totals of what a store holds now, expired artifacts not yet swept included. */
 export interface StoreUsage {
+  /** Artifacts held. */
   count: number;
+  /** Their bytes: body bytes (the S3 store counts object sizes, so a framed header is included). */
   bytes: number;
 }
 
@@ -62,7 +64,9 @@ export interface SweepResult {
  * returns a plain object with these members, and `@bounded-mcp/stores/testing` checks it.
  */
 export interface ArtifactStore {
+  /** The backend's short name (`[a-z0-9-]+`), e.g. "fs"; it prefixes error messages. */
   readonly name: string;
+  /** What the backend can do; the conformance suite checks exactly these. */
   readonly capabilities: StoreCapabilities;
   /**
    * Stores body and metadata together in one atomic step; replaces an existing id. Rejects with a
@@ -74,7 +78,8 @@ export interface ArtifactStore {
   get(id: string): Promise<StoredArtifact | null>;
   /**
    * The artifact as a stream, or null when unknown or expired. Read it to the end or destroy it;
-   * it fails with a StoreError at its end if the bytes do not match the metadata.
+   * it fails with a StoreError (STORE_UNAVAILABLE) at its end if the bytes do not match the
+   * metadata, and as soon as the backend fails mid-body (the backend's error as cause).
    */
   getStream(id: string): Promise<StreamedArtifact | null>;
   /** The metadata without the body, or null when unknown or expired. */
@@ -83,6 +88,7 @@ export interface ArtifactStore {
   delete(id: string): Promise<void>;
   /** Removes every artifact expired at `now` (default: the store's clock). */
   sweep(now?: number): Promise<SweepResult>;
+  /** What the store holds now, expired artifacts not yet swept included. */
   usage(): Promise<StoreUsage>;
   /** Releases timers and connections; idempotent. Every later call fails with STORE_UNAVAILABLE. */
   dispose(): Promise<void>;

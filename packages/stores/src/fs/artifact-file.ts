@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArtifactMeta } from "../shared/meta.js";
+import { parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
 
 /**
@@ -54,15 +54,9 @@ export async function readHeader(handle: FileHandle, id: string): Promise<Opened
   if (headerBytes > MAX_HEADER_BYTES || PREFIX_BYTES + headerBytes > size) return null;
   const header = Buffer.alloc(headerBytes);
   await handle.read(header, 0, headerBytes, PREFIX_BYTES);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(header.toString("utf8"));
-  } catch {
-    return null;
-  }
-  const meta = parseArtifactMeta(parsed);
+  const meta = parseArtifactMetaJson(header, id);
   const bodyOffset = PREFIX_BYTES + headerBytes;
-  if (meta === null || meta.id !== id || size !== bodyOffset + meta.byteLength) return null;
+  if (meta === null || size !== bodyOffset + meta.byteLength) return null;
   return { meta, bodyOffset };
 }
 

@@ -176,6 +176,35 @@ describe("createFsStore", () => {
     await store.dispose();
   });
 
+  it("quota pruning never removes a new version that a concurrent put of the same id just wrote", async () => {
+    const store = openStore(freshDir(), { quotaBytes: 1_000 });
+    const version = (id: number, fill: number, createdAt: number) => {
+      const body = Buffer.alloc(400, fill);
+      return { meta: metaFor(testArtifactId(id), body, { createdAt }), body };
+    };
+    const older = version(14, 1, 10_000);
+    const other = version(15, 2, 10_001);
+    const newer = version(14, 3, 10_002);
+    const incoming = version(16, 4, 10_003);
+    await store.put(older.meta, older.body);
+    await store.put(other.meta, other.body);
+    // The second put prunes while the first still writes; its oldest candidate is the id being
+    // replaced, whose old entry must not take the new file with it.
+    await Promise.all([store.put(newer.meta, newer.body), store.put(incoming.meta, incoming.body)]);
+    expect({
+      replaced: await store.get(newer.meta.id),
+      incoming: await store.head(incoming.meta.id),
+      pruned: await store.head(other.meta.id),
+      usage: await store.usage(),
+    }).toEqual({
+      replaced: newer,
+      incoming: incoming.meta,
+      pruned: null,
+      usage: { count: 2, bytes: 800 },
+    });
+    await store.dispose();
+  });
+
   it("sweeps expired artifacts on its own timer", async () => {
     const clock = createTestClock(1_000);
     const store = createFsStore({ dir: freshDir(), sweepIntervalMs: 5, clock });
@@ -211,6 +240,23 @@ describe("createFsStore", () => {
       operation: "put",
       causeCode: "ENOTDIR",
     });
+    await store.dispose();
+  });
+
+  it("tries to create its folder again on the next call after a failure", async () => {
+    const blocker = join(freshDir(), "a-file");
+    await mkdir(join(blocker, ".."), { recursive: true });
+    await writeFile(blocker, "in the way");
+    const store = openStore(join(blocker, "artifacts"));
+    const body = Buffer.from('{"later":true}');
+    const meta = metaFor(testArtifactId(17), body);
+    const first = await store.put(meta, body).catch((error: unknown) => error);
+    rmSync(blocker);
+    await store.put(meta, body);
+    expect({
+      first: StoreError.isInstance(first) && first.code,
+      stored: await store.get(meta.id),
+    }).toEqual({ first: "STORE_UNAVAILABLE", stored: { meta, body } });
     await store.dispose();
   });
 });

@@ -1,22 +1,17 @@
-import { type FileHandle, mkdir, readdir, stat, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { pipeline } from "node:stream";
-import { assertValidArtifactId, isValidArtifactId } from "../artifact-id.js";
+import { type FileHandle, mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { assertValidArtifactId } from "../artifact-id.js";
+import { checkInProcessPut, type InProcessPutOptions } from "../memory/in-process-put.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
-import { checkMetaForBody, isExpired, sha256Hex } from "../shared/meta.js";
-import { createVerifyingStream } from "../shared/verifying-stream.js";
+import { isExpired, sha256Hex } from "../shared/meta.js";
+import { createVerifiedBody } from "../shared/verifying-stream.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta, ArtifactStore, StoreUsage, SweepResult } from "../types.js";
-import {
-  ARTIFACT_FILE_SUFFIX,
-  artifactPath,
-  openArtifact,
-  readHeader,
-  TEMP_FILE_PREFIX,
-  writeArtifactAtomically,
-} from "./artifact-file.js";
+import { openArtifact, readHeader, writeArtifactAtomically } from "./artifact-file.js";
+import { scanArtifactFolder, unlinkArtifact } from "./artifact-folder.js";
+import { sweepArtifactFolder } from "./folder-sweep.js";
 
 /** Options of `createFsStore`. */
 export interface FsStoreOptions {
@@ -38,8 +33,6 @@ export interface FsStoreOptions {
 export const DEFAULT_FS_QUOTA_BYTES = 1024 * 1024 * 1024;
 /** The filesystem store's default sweep period: one minute. */
 export const DEFAULT_FS_SWEEP_INTERVAL_MS = 60_000;
-/** A temp file older than this is a crashed write and is removed by sweep. */
-const STALE_TEMP_FILE_MS = 60 * 60 * 1000;
 
 const STORE = "fs";
 
@@ -79,47 +72,28 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     return null;
   };
 
-  /** Reads every artifact header of the folder. */
-  const scan = async (): Promise<{ metas: ArtifactMeta[]; damaged: string[]; temps: string[] }> => {
-    const names = await readdir(dir);
-    const metas: ArtifactMeta[] = [];
-    const damaged: string[] = [];
-    const temps: string[] = [];
-    for (const fileName of names) {
-      if (fileName.startsWith(TEMP_FILE_PREFIX)) temps.push(fileName);
-      if (!fileName.endsWith(ARTIFACT_FILE_SUFFIX)) continue;
-      const id = fileName.slice(0, -ARTIFACT_FILE_SUFFIX.length);
-      if (!isValidArtifactId(id)) continue;
-      const handle = await openArtifact(dir, id);
-      if (handle === null) continue;
-      try {
-        const opened = await readHeader(handle, id);
-        if (opened === null) damaged.push(id);
-        else metas.push(opened.meta);
-      } finally {
-        await handle.close();
-      }
-    }
-    return { metas, damaged, temps };
-  };
-
   /** Replaces the quota index with what is on disk (other processes may share the folder). */
   const refreshIndex = (metas: ArtifactMeta[]): void => {
     index.clear();
     for (const meta of metas) index.set(meta.id, meta);
   };
 
-  const ready = (async () => {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    refreshIndex((await scan()).metas);
-  })();
-  ready.catch(() => undefined);
-
-  const unlinkQuietly = async (path: string): Promise<void> => {
-    await unlink(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
+  /**
+   * Creates the folder and reads the quota index, once; started at construction. A failure (a
+   * folder that cannot be created yet) is not kept: the next call tries again.
+   */
+  let preparing: Promise<void> | null = null;
+  const ready = (): Promise<void> => {
+    preparing ??= (async () => {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      refreshIndex((await scanArtifactFolder(dir)).metas);
+    })().catch((error: unknown) => {
+      preparing = null;
+      throw error;
     });
+    return preparing;
   };
+  ready().catch(() => undefined);
 
   /** Frees room for `incoming` bytes: expired first, then oldest. Caller holds the quota lock. */
   const pruneFor = async (incoming: number, replacing: string): Promise<void> => {
@@ -138,10 +112,13 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
           left.createdAt - right.createdAt ||
           leftId.localeCompare(rightId),
       );
-    for (const [id] of candidates) {
+    for (const [id, entry] of candidates) {
       if (used() + incoming <= quotaBytes) return;
       await idLock.run(id, async () => {
-        await unlinkQuietly(artifactPath(dir, id));
+        // A put of the same id may have finished while this waited for the lock: its new
+        // artifact replaced `entry` in the index and is not the one chosen for pruning.
+        if (index.get(id) !== entry) return;
+        await unlinkArtifact(dir, id);
         index.delete(id);
       });
     }
@@ -160,7 +137,7 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     lifecycle.assertOpen(operation);
     assertValidArtifactId(id, STORE, operation);
     try {
-      await ready;
+      await ready();
       const handle = await openArtifact(dir, id);
       if (handle === null) return null;
       let handedOver = false;
@@ -180,50 +157,38 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
   };
 
   const sweepNow = async (now: number): Promise<SweepResult> => {
-    await ready;
-    const { metas, damaged, temps } = await scan();
-    refreshIndex(metas);
-    let removed = 0;
-    let freedBytes = 0;
-    for (const meta of metas) {
-      if (!isExpired(meta, now)) continue;
-      const freed = await idLock.run(meta.id, async () => {
-        const handle = await openArtifact(dir, meta.id);
-        if (handle === null) return null;
-        try {
-          const current = await readHeader(handle, meta.id);
-          if (current !== null && !isExpired(current.meta, now)) return null;
-          await unlinkQuietly(artifactPath(dir, meta.id));
-          index.delete(meta.id);
-          return current?.meta.byteLength ?? 0;
-        } finally {
-          await handle.close();
-        }
-      });
-      if (freed === null) continue;
-      removed += 1;
-      freedBytes += freed;
-    }
-    for (const id of damaged) {
-      logger.warn(`[stores:${STORE}] sweep: removed a damaged artifact file`, { id, dir });
-      await idLock.run(id, () => unlinkQuietly(artifactPath(dir, id)));
-    }
-    for (const fileName of temps) {
-      const path = join(dir, fileName);
-      const stats = await stat(path).catch(() => null);
-      if (stats !== null && clock() - stats.mtimeMs > STALE_TEMP_FILE_MS) await unlinkQuietly(path);
-    }
-    return { removed, freedBytes };
+    await ready();
+    return sweepArtifactFolder({
+      dir,
+      now,
+      clock,
+      idLock,
+      logger,
+      onScanned: refreshIndex,
+      onRemoved: (id) => index.delete(id),
+    });
   };
 
-  let sweeping: Promise<unknown> = Promise.resolve();
+  /** The running background sweep; a tick while one runs is skipped, so sweeps never pile up. */
+  let sweeping: Promise<void> | null = null;
   const sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_FS_SWEEP_INTERVAL_MS;
   const timer =
     sweepIntervalMs > 0
       ? setInterval(() => {
-          sweeping = sweepNow(clock()).catch((error: unknown) => {
-            logger.warn(`[stores:${STORE}] periodic sweep failed`, { dir, error: String(error) });
-          });
+          if (sweeping !== null) return;
+          sweeping = sweepNow(clock())
+            .then(
+              () => undefined,
+              (error: unknown) => {
+                logger.warn(`[stores:${STORE}] periodic sweep failed`, {
+                  dir,
+                  error: String(error),
+                });
+              },
+            )
+            .finally(() => {
+              sweeping = null;
+            });
         }, sweepIntervalMs)
       : null;
   timer?.unref();
@@ -232,20 +197,11 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     name: STORE,
     capabilities: { persistent: true, shared: true, quota: true },
 
-    async put(meta, body) {
+    async put(meta, body, options?: InProcessPutOptions) {
       lifecycle.assertOpen("put");
-      assertValidArtifactId(meta.id, STORE, "put");
-      const checked = checkMetaForBody(meta, body, STORE);
-      if (body.byteLength > quotaBytes) {
-        throw new StoreError({
-          code: "QUOTA_EXCEEDED",
-          store: STORE,
-          operation: "put",
-          message: `[stores:${STORE}] put failed: ${body.byteLength} bytes exceed the quota of ${quotaBytes}`,
-        });
-      }
+      const checked = checkInProcessPut(STORE, meta, body, quotaBytes, options);
       try {
-        await ready;
+        await ready();
         await quotaLock.run("quota", async () => {
           await pruneFor(body.byteLength, checked.id);
           reservedBytes += body.byteLength;
@@ -272,7 +228,8 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
 
     get(id) {
       return readLive(id, "get", false, async (handle, meta, bodyOffset) => {
-        const body = Buffer.alloc(meta.byteLength);
+        // Not zero-filled: a short read is reported as damaged, so no unwritten byte is ever served.
+        const body = Buffer.allocUnsafeSlow(meta.byteLength);
         if (meta.byteLength > 0) {
           const { bytesRead } = await handle.read(body, 0, meta.byteLength, bodyOffset);
           if (bytesRead !== meta.byteLength) return corrupt(id, "get");
@@ -285,17 +242,15 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     getStream(id) {
       return readLive(id, "getStream", true, async (handle, meta, bodyOffset) => {
         const source = handle.createReadStream({ start: bodyOffset, autoClose: true });
-        const verifier = createVerifyingStream(meta, () => {
-          logger.warn(`[stores:${STORE}] getStream: a damaged artifact file`, { id, dir });
-          return new StoreError({
-            code: "STORE_UNAVAILABLE",
-            store: STORE,
-            operation: "getStream",
-            message: `[stores:${STORE}] getStream failed: the body does not match its metadata`,
-          });
+        const body = createVerifiedBody(source, {
+          meta,
+          store: STORE,
+          operation: "getStream",
+          onMismatch: () => {
+            logger.warn(`[stores:${STORE}] getStream: a damaged artifact file`, { id, dir });
+          },
         });
-        pipeline(source, verifier, () => undefined);
-        return { meta, body: verifier };
+        return { meta, body };
       });
     },
 
@@ -307,9 +262,9 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
       lifecycle.assertOpen("delete");
       assertValidArtifactId(id, STORE, "delete");
       try {
-        await ready;
+        await ready();
         await idLock.run(id, async () => {
-          await unlinkQuietly(artifactPath(dir, id));
+          await unlinkArtifact(dir, id);
           index.delete(id);
         });
       } catch (error) {
@@ -329,8 +284,8 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     async usage(): Promise<StoreUsage> {
       lifecycle.assertOpen("usage");
       try {
-        await ready;
-        const { metas } = await scan();
+        await ready();
+        const { metas } = await scanArtifactFolder(dir);
         return {
           count: metas.length,
           bytes: metas.reduce((sum, meta) => sum + meta.byteLength, 0),
@@ -344,7 +299,7 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
       if (!lifecycle.markDisposed()) return;
       if (timer !== null) clearInterval(timer);
       await sweeping;
-      await ready.catch(() => undefined);
+      await preparing?.catch(() => undefined);
     },
   };
 }

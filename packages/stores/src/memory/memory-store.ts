@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { assertValidArtifactId } from "../artifact-id.js";
 import { createLifecycle } from "../shared/lifecycle.js";
-import { checkMetaForBody, copyMeta, isExpired } from "../shared/meta.js";
-import { StoreError } from "../store-error.js";
+import { copyMeta, isExpired } from "../shared/meta.js";
 import type { ArtifactMeta, ArtifactStore, StoredArtifact } from "../types.js";
+import { checkInProcessPut, type InProcessPutOptions } from "./in-process-put.js";
 
 /** Options of `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -30,7 +30,7 @@ interface Entry {
  * share it. Bytes are capped by `maxBytes`; when a put would exceed it, expired artifacts go
  * first, then the oldest (smallest createdAt, then put order). A body larger than the cap is
  * rejected with StoreError QUOTA_EXCEEDED. Bodies are copied in and out, so callers cannot
- * change what is stored.
+ * change what is stored, except a body handed over with InProcessPutOptions (kept as is).
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactStore {
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
@@ -74,21 +74,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
     name: STORE,
     capabilities: { persistent: false, shared: false, quota: true },
 
-    async put(meta, body) {
+    async put(meta, body, options?: InProcessPutOptions) {
       lifecycle.assertOpen("put");
-      assertValidArtifactId(meta.id, STORE, "put");
-      const checked = checkMetaForBody(meta, body, STORE);
-      if (body.byteLength > maxBytes) {
-        throw new StoreError({
-          code: "QUOTA_EXCEEDED",
-          store: STORE,
-          operation: "put",
-          message: `[stores:${STORE}] put failed: ${body.byteLength} bytes exceed the cap of ${maxBytes}`,
-        });
-      }
+      const checked = checkInProcessPut(STORE, meta, body, maxBytes, options);
       remove(checked.id);
       pruneFor(body.byteLength, clock());
-      entries.set(checked.id, { meta: checked, body: Buffer.from(body), sequence: sequence++ });
+      const kept =
+        options?.handOver === true
+          ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+          : Buffer.from(body);
+      entries.set(checked.id, { meta: checked, body: kept, sequence: sequence++ });
       totalBytes += body.byteLength;
     },
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ARTIFACT_MEDIA_TYPES } from "@bounded-mcp/contract";
-import { isValidArtifactId } from "../artifact-id.js";
+import { assertValidArtifactId, isValidArtifactId } from "../artifact-id.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta } from "../types.js";
 
@@ -57,6 +57,34 @@ export function parseArtifactMeta(value: unknown): ArtifactMeta | null {
 }
 
 /**
+ * Reads metadata stored as UTF-8 JSON (a file header, a framed object's header): null unless it
+ * parses to a well-formed ArtifactMeta of `id`.
+ */
+export function parseArtifactMetaJson(bytes: Uint8Array, id: string): ArtifactMeta | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    );
+  } catch {
+    return null;
+  }
+  const meta = parseArtifactMeta(parsed);
+  return meta !== null && meta.id === id ? meta : null;
+}
+
+/** Throws StoreError QUOTA_EXCEEDED when one body alone is larger than the store's byte cap. */
+export function assertFitsCap(store: string, bodyBytes: number, capBytes: number): void {
+  if (bodyBytes <= capBytes) return;
+  throw new StoreError({
+    code: "QUOTA_EXCEEDED",
+    store,
+    operation: "put",
+    message: `[stores:${store}] put failed: ${bodyBytes} bytes exceed the cap of ${capBytes}`,
+  });
+}
+
+/**
  * Checks what `put` was given: well-formed metadata whose byteLength and sha256 describe `body`.
  * Returns a private copy of the metadata; throws StoreError INVALID_META otherwise, so metadata
  * and body can never disagree inside a store.
@@ -88,4 +116,20 @@ export function checkMetaForBody(
 /** A copy the caller may change without touching the stored metadata. */
 export function copyMeta(meta: ArtifactMeta): ArtifactMeta {
   return { ...meta, primaryPaths: [...meta.primaryPaths] };
+}
+
+/**
+ * The checks every put makes before touching its backend, cheapest first: the id, the byte cap
+ * (so an oversized body is refused without hashing it), then the metadata against the body.
+ * Returns the private copy of the metadata to store.
+ */
+export function checkPut(
+  store: string,
+  meta: ArtifactMeta,
+  body: Uint8Array,
+  capBytes = Number.POSITIVE_INFINITY,
+): ArtifactMeta {
+  assertValidArtifactId(meta.id, store, "put");
+  assertFitsCap(store, body.byteLength, capBytes);
+  return checkMetaForBody(meta, body, store);
 }

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { PassThrough, pipeline, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { StoreError } from "../store-error.js";
 import { readPrefix } from "./read-prefix.js";
-import { createVerifyingStream } from "./verifying-stream.js";
+import { createVerifiedBody, createVerifyingStream } from "./verifying-stream.js";
 
 const chunked = (...chunks: string[]) =>
   Readable.from(
@@ -64,5 +65,67 @@ describe("createVerifyingStream", () => {
       { deliveredAll: false, error: "mismatch" },
       { deliveredAll: false, error: "mismatch" },
     ]);
+  });
+});
+
+describe("createVerifiedBody", () => {
+  const body = "the body";
+  const meta = { byteLength: body.length, sha256: createHash("sha256").update(body).digest("hex") };
+  const failureOf = (stream: Readable) =>
+    collect(stream).then(
+      () => "resolved",
+      (error: unknown) =>
+        StoreError.isInstance(error)
+          ? { message: error.message, cause: (error.cause as Error | undefined)?.message }
+          : `not a StoreError: ${String(error)}`,
+    );
+
+  it("fails with a StoreError naming the operation when the source fails mid-body, and destroys the source", async () => {
+    const source = new PassThrough();
+    const verified = createVerifiedBody(source, {
+      meta,
+      store: "s3",
+      operation: "GetObject",
+      onMismatch: () => undefined,
+    });
+    source.write("the ");
+    source.destroy(new Error("socket hang up"));
+    expect(await failureOf(verified)).toEqual({
+      message: "[stores:s3] GetObject failed",
+      cause: "socket hang up",
+    });
+  });
+
+  it("fails with a StoreError and reports the mismatch once when the bytes differ", async () => {
+    let mismatches = 0;
+    const verified = createVerifiedBody(chunked("the ", "bodY"), {
+      meta,
+      store: "fs",
+      operation: "getStream",
+      onMismatch: () => {
+        mismatches += 1;
+      },
+    });
+    expect({ failure: await failureOf(verified), mismatches }).toEqual({
+      failure: {
+        message: "[stores:fs] getStream failed: the body does not match its metadata",
+        cause: undefined,
+      },
+      mismatches: 1,
+    });
+  });
+
+  it("destroys the source when the reader destroys the body", async () => {
+    const source = new PassThrough();
+    const verified = createVerifiedBody(source, {
+      meta,
+      store: "fs",
+      operation: "getStream",
+      onMismatch: () => undefined,
+    });
+    const closed = new Promise((resolve) => source.once("close", resolve));
+    verified.destroy();
+    await closed;
+    expect(source.destroyed).toBe(true);
   });
 });

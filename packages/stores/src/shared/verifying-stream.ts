@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Transform } from "node:stream";
+import { pipeline, type Readable, Transform } from "node:stream";
+import { StoreError } from "../store-error.js";
 import type { ArtifactMeta } from "../types.js";
 
 /**
@@ -34,4 +35,40 @@ export function createVerifyingStream(
       callback(null, held ?? undefined);
     },
   });
+}
+
+/** What `createVerifiedBody` needs besides the source. */
+export interface VerifiedBodyOptions {
+  meta: Pick<ArtifactMeta, "byteLength" | "sha256">;
+  /** The backend's name and the operation its errors are named after. */
+  store: string;
+  operation: string;
+  /** Called once when the bytes do not match (the store logs the damaged artifact). */
+  onMismatch: () => void;
+}
+
+/**
+ * The body stream a store hands out from getStream: `source` piped through a verifying stream.
+ * Every failure reaches the reader as a StoreError STORE_UNAVAILABLE named after `operation`:
+ * bytes that do not match the metadata, and a source that fails mid-body (a reset connection, a
+ * read error), with that error as cause. Destroying the returned stream destroys the source, so
+ * its file handle or socket is released.
+ */
+export function createVerifiedBody(source: Readable, options: VerifiedBodyOptions): Transform {
+  const { store, operation } = options;
+  const verifier = createVerifyingStream(options.meta, () => {
+    options.onMismatch();
+    return new StoreError({
+      code: "STORE_UNAVAILABLE",
+      store,
+      operation,
+      message: `[stores:${store}] ${operation} failed: the body does not match its metadata`,
+    });
+  });
+  // Registered before pipeline's own listener, so the reader sees the StoreError, not the cause.
+  source.once("error", (cause) => {
+    verifier.destroy(new StoreError({ code: "STORE_UNAVAILABLE", store, operation, cause }));
+  });
+  pipeline(source, verifier, () => undefined);
+  return verifier;
 }

@@ -80,11 +80,16 @@ export function describeRoundTripCases(context: SuiteContext): void {
       expect(await store.usage()).toEqual({ count: 1, bytes: second.byteLength });
     });
 
-    it("keeps its copy: changing a returned body or metadata changes nothing stored", async () => {
+    it("keeps its copy: changing the put or returned body or metadata changes nothing stored", async () => {
       const { store } = await fresh();
       const body = Buffer.from('{"keep":"me"}');
       const meta = metaFor(testArtifactId(6), body);
-      await store.put(meta, Buffer.from(body));
+      const putBody = Buffer.from(body);
+      const putMeta = metaFor(testArtifactId(6), body);
+      await store.put(putMeta, putBody);
+      putBody.fill(0);
+      putMeta.primaryPaths.push("/changed");
+      putMeta.expiresAt = 0;
       const first = await store.get(meta.id);
       first?.body.fill(0);
       first?.meta.primaryPaths.push("/changed");
