@@ -1,2 +1,16 @@
-// The public surface of this package is filled in by its own issue; nothing is exported yet.
-export {};
+// The public surface of bounded-mcp-proxy: the CLI is the product; these names let a program
+// embed the same proxy (named exports only).
+
+export { formatHelp } from "./options/help.js";
+export {
+  type ListenOptions,
+  type LoadedOptions,
+  type LogLevel,
+  loadOptions,
+  type ProxyOptions,
+  type UpstreamOptions,
+} from "./options/load-options.js";
+export { OPTIONS, type OptionSpec } from "./options/option-table.js";
+export { UsageError } from "./options/usage-error.js";
+export { createProxyLogger, type ProxyLogger } from "./runtime/create-proxy-logger.js";
+export { type RunningProxy, type RunProxyDependencies, runProxy } from "./runtime/run-proxy.js";

@@ -2,20 +2,24 @@ import {
   ENVIRONMENT_SETTINGS,
   type ParsedValue,
   parseBoolean,
+  parseByteSize,
   parseDuration,
 } from "@bounded-mcp/mcp-adapter";
 import { OPTIONS, type OptionSpec } from "./option-table.js";
 import { type CommandLine, parseCommandLine } from "./parse-command-line.js";
 import { UsageError } from "./usage-error.js";
 
+/** How much the proxy logs to stderr (pino levels; `silent` logs nothing). */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 const STORE_KINDS = ["memory", "fs", "s3"];
 
+/** The upstream server: a child process over stdio, or a streamable HTTP URL with headers. */
 export type UpstreamOptions =
   | { kind: "stdio"; command: string; args: string[] }
   | { kind: "http"; url: URL; headers: Record<string, string> };
 
+/** Where downstream clients connect: stdio (one client) or an HTTP endpoint. */
 export type ListenOptions =
   | { kind: "stdio" }
   | { kind: "http"; host: string; port: number; path: string };
@@ -30,6 +34,10 @@ export interface ProxyOptions {
   stateless: boolean;
   authTokensFile: string | null;
   allowedOrigins: string[];
+  /** Host header values accepted besides the listen address (and its loopback aliases). */
+  allowedHosts: string[];
+  /** Largest HTTP request body in bytes; a larger one gets 413. */
+  maxBodyBytes: number;
   logLevel: LogLevel;
   s3ForcePathStyle: boolean;
   /**
@@ -39,6 +47,7 @@ export interface ProxyOptions {
   adapterEnvironment: Record<string, string | undefined>;
 }
 
+/** What the command line asks for: help, the version, or a proxy run with these options. */
 export type LoadedOptions =
   | { action: "help" }
   | { action: "version" }
@@ -215,6 +224,19 @@ function parseOrigins(source: Sourced | undefined): string[] {
   });
 }
 
+function parseHosts(source: Sourced | undefined): string[] {
+  if (!source) return [];
+  const items = Array.isArray(source.value) ? source.value.map(String) : [asText(source)];
+  return items.map((item) => {
+    if (!/^[A-Za-z0-9.\-[\]:]+$/.test(item)) {
+      throw new UsageError(
+        `${source.label}: expected a host such as mcp.example.com or mcp.example.com:8080, got "${item}"`,
+      );
+    }
+    return item.toLowerCase();
+  });
+}
+
 function fileCommand(file: Record<string, unknown>, filePath: string): string[] {
   const command = file["command"];
   if (command === undefined) return [];
@@ -297,6 +319,10 @@ export function loadOptions(
     stateless: boolean("stateless", false),
     authTokensFile: get("auth-tokens") ? asText(get("auth-tokens")!) : null,
     allowedOrigins: parseOrigins(get("allowed-origin")),
+    allowedHosts: parseHosts(get("allowed-host")),
+    maxBodyBytes: get("max-body-bytes")
+      ? check(get("max-body-bytes")!, parseByteSize(asText(get("max-body-bytes")!)))
+      : 4 * 1024 * 1024,
     logLevel: logLevel ? (asText(logLevel) as LogLevel) : "info",
     s3ForcePathStyle: boolean("s3-force-path-style", false),
     adapterEnvironment: adapterEnvironmentOf(environment, chosen),

@@ -114,6 +114,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     argument: "<origin>",
     env: "BOUNDED_MCP_ALLOWED_ORIGINS",
   }),
+  option("allowed-host", "list", "HTTP: another Host header to accept (repeatable)", {
+    argument: "<host>",
+    env: "BOUNDED_MCP_ALLOWED_HOSTS",
+  }),
+  option("max-body-bytes", "text", "HTTP: largest request body (default 4MiB)", {
+    argument: "<bytes>",
+  }),
   option("log-level", "text", "debug, info (default), warn, error or silent", {
     argument: "<level>",
   }),

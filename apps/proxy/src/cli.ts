@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { formatHelp } from "./options/help.js";
+import { loadOptions } from "./options/load-options.js";
+import { UsageError } from "./options/usage-error.js";
+import { createProxyLogger } from "./runtime/create-proxy-logger.js";
+import { runProxy } from "./runtime/run-proxy.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+const readFile = (path: string) => readFileSync(path, "utf8");
+
+function refuse(error: UsageError): never {
+  process.stderr.write(`bounded-mcp-proxy: ${error.message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let loaded: ReturnType<typeof loadOptions>;
+  try {
+    loaded = loadOptions(process.argv.slice(2), process.env, readFile);
+  } catch (error) {
+    if (error instanceof UsageError) refuse(error);
+    throw error;
+  }
+  if (loaded.action === "help") {
+    process.stdout.write(formatHelp(version));
+    return;
+  }
+  if (loaded.action === "version") {
+    process.stdout.write(`${version}\n`);
+    return;
+  }
+  const { options } = loaded;
+  const logger = createProxyLogger(options.logLevel);
+  let proxy: Awaited<ReturnType<typeof runProxy>>;
+  try {
+    proxy = await runProxy(options, { logger, version, readFile });
+  } catch (error) {
+    if (error instanceof UsageError) refuse(error);
+    throw error;
+  }
+  if (proxy.url !== null) process.stderr.write(`listening on ${proxy.url}\n`);
+  let signalled = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      logger.warn(`second ${signal}: exiting without waiting`);
+      process.exit(1);
+    }
+    signalled = true;
+    logger.info(`${signal}: finishing in-flight calls, then closing upstreams`);
+    void proxy.close();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  await proxy.ended;
+  logger.info("stopped");
+  logger.flush();
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bounded-mcp-proxy: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,262 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { BoundedRelay, Logger } from "@bounded-mcp/mcp-adapter";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthTokens } from "./auth-tokens.js";
+import { readJsonBody } from "./read-body.js";
+import { createRequestGuard } from "./request-guard.js";
+import { createSessionRegistry } from "./session-registry.js";
+
+/** Longest wait for in-flight requests at shutdown before sessions are closed anyway. */
+export const SHUTDOWN_GRACE_MS = 30_000;
+
+/** Options of {@link createHttpProxy}. */
+export interface HttpProxyOptions {
+  host: string;
+  port: number;
+  /** The MCP endpoint path, e.g. `/mcp`. */
+  path: string;
+  /** Serves each session (and each stateless request); closed by the caller. */
+  relay: BoundedRelay;
+  /** Null: no authentication (sessions are the caller scope). */
+  authTokens: AuthTokens | null;
+  stateless: boolean;
+  maxSessions: number;
+  idleTimeoutMs: number;
+  maxBodyBytes: number;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+  logger: Logger;
+  clock?: () => number;
+}
+
+/** A listening HTTP proxy. */
+export interface HttpProxy {
+  /** The MCP endpoint URL with the port actually bound. */
+  readonly url: string;
+  /** Stops accepting requests, lets in-flight ones finish, then closes sessions and upstreams. */
+  close(): Promise<void>;
+}
+
+type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
+
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (response.headersSent) return;
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+
+function sendRpcError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  const code = status === 400 ? -32600 : status === 404 ? -32001 : -32000;
+  sendJson(response, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+}
+
+function isInitializeBody(body: unknown): boolean {
+  return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+}
+
+/**
+ * Serves the relay over streamable HTTP. Stateful (default): each downstream session gets its
+ * own relay and upstream connection, so client identity, log level and subscriptions stay per
+ * client; at most `maxSessions` (503 beyond), closed after `idleTimeoutMs` without requests; a
+ * session belongs to the principal that created it. Stateless: one upstream shared by every
+ * request, a fresh relay server per request, the bearer token's principal as the caller scope.
+ * Every request passes, in order: `GET /healthz` (200, no checks), path (404), Host (403),
+ * Origin (403), bearer token (401 with WWW-Authenticate), shutdown (503), body size (413).
+ */
+export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
+  const { logger, relay: boundedRelay } = options;
+  const clock = options.clock ?? Date.now;
+  const registry = createSessionRegistry(options);
+  let stopping = false;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const track = (response: ServerResponse) => {
+    inFlight += 1;
+    response.once("close", () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+  };
+
+  async function openSession(request: AuthedRequest, response: ServerResponse, body: unknown) {
+    if (!registry.reserve()) {
+      sendRpcError(response, 503, `too many sessions (--max-sessions ${options.maxSessions})`, {
+        "retry-after": "5",
+      });
+      return;
+    }
+    let registered = false;
+    const principal = request.auth?.clientId ?? null;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sessionId) => {
+        registered = true;
+        registry.add(sessionId, { relay, transport, principal, lastActive: clock(), inFlight: 0 });
+        logger.info("session opened", { sessionId, principal });
+      },
+      onsessionclosed: (sessionId) => {
+        registry.remove(sessionId);
+        logger.info("session closed", { sessionId });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) registry.remove(transport.sessionId);
+    };
+    const relay = await boundedRelay.connect(transport);
+    relay.ready.catch((error: unknown) =>
+      logger.warn("session failed to start", { error: String(error) }),
+    );
+    try {
+      await transport.handleRequest(request, response, body);
+    } finally {
+      if (!registered) {
+        registry.release();
+        await relay.close();
+      }
+    }
+  }
+
+  async function handleStateful(request: AuthedRequest, response: ServerResponse, body: unknown) {
+    const sessionId = request.headers["mcp-session-id"];
+    if (typeof sessionId !== "string") {
+      if (request.method === "POST" && isInitializeBody(body)) {
+        return openSession(request, response, body);
+      }
+      return sendRpcError(response, 400, "Bad Request: no valid session id (initialize first)");
+    }
+    const entry = registry.get(sessionId);
+    if (entry === undefined || entry.principal !== (request.auth?.clientId ?? null)) {
+      return sendRpcError(response, 404, "Session not found");
+    }
+    entry.lastActive = clock();
+    if (request.method === "POST") {
+      entry.inFlight += 1;
+      response.once("close", () => {
+        entry.inFlight -= 1;
+        entry.lastActive = clock();
+      });
+    }
+    await entry.transport.handleRequest(request, response, body);
+  }
+
+  async function handleStateless(request: AuthedRequest, response: ServerResponse, body: unknown) {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.once("close", () => void transport.close());
+    await boundedRelay.connectStateless(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  const guard = { current: createRequestGuard({ ...options, port: options.port }) };
+
+  function corsHeaders(request: IncomingMessage): Record<string, string> {
+    const origin = request.headers.origin;
+    if (origin === undefined) return {};
+    return {
+      "access-control-allow-origin": origin,
+      "access-control-expose-headers": "mcp-session-id, www-authenticate",
+      vary: "Origin",
+    };
+  }
+
+  async function handle(request: AuthedRequest, response: ServerResponse) {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname === "/healthz" && request.method === "GET") {
+      return sendJson(response, 200, { status: stopping ? "stopping" : "ok" });
+    }
+    if (url.pathname !== options.path) return sendRpcError(response, 404, "Not Found");
+    if (!guard.current.hostAllowed(request)) {
+      return sendRpcError(response, 403, `Host "${request.headers.host}" is not allowed`);
+    }
+    if (!guard.current.originAllowed(request)) {
+      return sendRpcError(response, 403, `Origin "${request.headers.origin}" is not allowed`);
+    }
+    for (const [name, value] of Object.entries(corsHeaders(request))) {
+      response.setHeader(name, value);
+    }
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, {
+        "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+        "access-control-allow-headers":
+          "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+        "access-control-max-age": "600",
+      });
+      return response.end();
+    }
+    if (options.authTokens !== null) {
+      const auth = options.authTokens.authenticate(request.headers.authorization);
+      if (auth === null) {
+        const error = request.headers.authorization === undefined ? "" : ', error="invalid_token"';
+        return sendRpcError(response, 401, "Unauthorized: a valid bearer token is required", {
+          "www-authenticate": `Bearer realm="bounded-mcp-proxy"${error}`,
+        });
+      }
+      request.auth = auth;
+    }
+    if (stopping) {
+      return sendRpcError(response, 503, "shutting down", { connection: "close" });
+    }
+    let body: unknown;
+    if (request.method === "POST") {
+      track(response);
+      const outcome = await readJsonBody(request, options.maxBodyBytes);
+      if (!outcome.ok) {
+        return sendRpcError(response, outcome.status, outcome.message, { connection: "close" });
+      }
+      body = outcome.value;
+    }
+    if (options.stateless) return handleStateless(request, response, body);
+    return handleStateful(request, response, body);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      logger.error("request failed", { error: error instanceof Error ? error.message : error });
+      sendRpcError(response, 500, "Internal error");
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  guard.current = createRequestGuard({ ...options, port });
+  const sweep = setInterval(
+    () => void registry.closeIdle(clock()),
+    Math.max(50, Math.min(options.idleTimeoutMs / 2, 60_000)),
+  );
+  sweep.unref();
+  const hostText = options.host.includes(":") ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${hostText}:${port}${options.path}`,
+    async close() {
+      stopping = true;
+      clearInterval(sweep);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, SHUTDOWN_GRACE_MS).unref();
+        });
+      }
+      await registry.closeAll();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

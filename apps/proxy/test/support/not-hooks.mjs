@@ -1,0 +1,2 @@
+// A --hooks module of the wrong shape: `tools` is not an object of functions.
+export const tools = 42;
