@@ -176,6 +176,32 @@ describe("bounding a tool result", () => {
     expect(stored?.body.toString("utf8")).toBe(JSON.stringify(payload));
   });
 
+  it("stores the text when structuredContent only mirrors it, so a JSON file stays queryable as JSON", async () => {
+    const fileText = JSON.stringify(itemsPayloadOfSize(100_000), null, 2);
+    const { bounded, call } = await serve(() => ({
+      content: [{ type: "text", text: fileText }],
+      structuredContent: { content: fileText },
+    }));
+    const envelope = envelopeOf(await call());
+    const { artifact } = envelope.responseMeta;
+    expect(artifact).toMatchObject({ mediaType: "application/json", sha256: sha256(fileText) });
+    expect((await bounded.store.get(artifact.id))?.body.toString("utf8")).toBe(fileText);
+    expect(artifact.primaryPaths.length).toBeGreaterThan(0);
+  });
+
+  it("keeps structuredContent with more than the mirrored text as the payload", async () => {
+    const fileText = JSON.stringify(itemsPayloadOfSize(100_000));
+    const structured = { content: fileText, path: "/data/items.json" };
+    const { bounded, call } = await serve(() => ({
+      content: [{ type: "text", text: fileText }],
+      structuredContent: structured,
+    }));
+    const { artifact } = envelopeOf(await call()).responseMeta;
+    expect((await bounded.store.get(artifact.id))?.body.toString("utf8")).toBe(
+      JSON.stringify(structured),
+    );
+  });
+
   it("stores several blocks as {content} with images replaced by descriptors, never inlined", async () => {
     const image = Buffer.alloc(200_000, 7);
     const { bounded, call } = await serve(() => ({

@@ -43,7 +43,58 @@ export function describeBinaryBlock(block: ContentBlock): unknown {
   return block;
 }
 
-function textPayload(text: string): Payload {
+/**
+ * The text an oversized result stores, picked before anything is parsed (so the bounder can
+ * encode and hash it while the heap holds no parsed document yet). `parsed` is set when the
+ * payload is a value already in hand (structuredContent, several content blocks).
+ */
+export interface PayloadText {
+  text: string;
+  parsed?: Omit<Payload, "text"> | undefined;
+}
+
+/**
+ * The text of a result whose structuredContent only repeats its single text block, e.g.
+ * server-filesystem's `{content: "<file text>"}`: such structuredContent adds no structure, so
+ * the text is the payload and a JSON file stays queryable as JSON. Undefined otherwise.
+ */
+function mirroredText(result: CallToolResult): string | undefined {
+  const structured = result.structuredContent;
+  const content = result.content ?? [];
+  const [only] = content;
+  if (structured === undefined || content.length !== 1 || only?.type !== "text") return undefined;
+  const values = Object.values(structured);
+  return values.length === 1 && values[0] === only.text ? only.text : undefined;
+}
+
+/**
+ * Picks the text of an oversized result's payload: the text when structuredContent only mirrors
+ * it (see mirroredText); else the compact JSON of structuredContent when present; else the single text block as received (JSON, pretty-printed or not, or plain text);
+ * else the compact JSON of `{"content": [...]}` with binary blocks replaced by their descriptors.
+ */
+export function selectPayloadText(result: CallToolResult, structuredJson?: string): PayloadText {
+  const mirrored = mirroredText(result);
+  if (mirrored !== undefined) return { text: mirrored };
+  if (result.structuredContent !== undefined) {
+    return {
+      text: structuredJson ?? JSON.stringify(result.structuredContent),
+      parsed: { mediaType: "application/json", document: result.structuredContent },
+    };
+  }
+  const content = result.content ?? [];
+  const [only] = content;
+  if (content.length === 1 && only?.type === "text") return { text: only.text };
+  const document = { content: content.map(describeBinaryBlock) };
+  return { text: JSON.stringify(document), parsed: { mediaType: "application/json", document } };
+}
+
+/**
+ * The payload of a picked text: its value when already in hand, else the text parsed as JSON, or
+ * as `{"lines": [...]}` (text/plain) when it is not JSON.
+ */
+export function parsePayload(source: PayloadText): Payload {
+  const { text, parsed } = source;
+  if (parsed !== undefined) return { text, ...parsed };
   try {
     return { text, mediaType: "application/json", document: JSON.parse(text) };
   } catch {
@@ -52,21 +103,10 @@ function textPayload(text: string): Payload {
 }
 
 /**
- * Picks the payload of an oversized result: structuredContent when present (its compact JSON);
- * else the single text block as received (JSON, pretty-printed or not, or plain text); else
- * `{"content": [...]}` with binary blocks replaced by their descriptors.
+ * Picks and parses the payload of an oversized result (`selectPayloadText`, then
+ * `parsePayload`): structuredContent when present; else the single text block as received;
+ * else `{"content": [...]}` with binary blocks replaced by their descriptors.
  */
 export function extractPayload(result: CallToolResult, structuredJson?: string): Payload {
-  if (result.structuredContent !== undefined) {
-    return {
-      text: structuredJson ?? JSON.stringify(result.structuredContent),
-      mediaType: "application/json",
-      document: result.structuredContent,
-    };
-  }
-  const content = result.content ?? [];
-  const [only] = content;
-  if (content.length === 1 && only?.type === "text") return textPayload(only.text);
-  const document = { content: content.map(describeBinaryBlock) };
-  return { text: JSON.stringify(document), mediaType: "application/json", document };
+  return parsePayload(selectPayloadText(result, structuredJson));
 }
