@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { spawnSync } from "node:child_process";
+import { SettingsError } from "@bounded-mcp/mcp-adapter";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createChildEnvironment } from "./runtime/child-environment.js";
+import { createN8nMcpBounded } from "./runtime/create-n8n-mcp-bounded.js";
+import { createStderrLogger, parseLogLevel } from "./runtime/create-stderr-logger.js";
+import { resolveN8nMcpEntry } from "./runtime/n8n-mcp-entry.js";
+
+/**
+ * `n8n-mcp-bounded telemetry <enable|disable|status>` is n8n-mcp's own command, run with the
+ * environment the child gets, so `status` reports what the child will do.
+ */
+function runTelemetryCommand(args: string[]): never {
+  const outcome = spawnSync(process.execPath, [resolveN8nMcpEntry(), ...args], {
+    stdio: "inherit",
+    env: createChildEnvironment(process.env),
+  });
+  process.exit(outcome.status ?? 1);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === "telemetry") runTelemetryCommand(args);
+  const logger = createStderrLogger(parseLogLevel(process.env.N8N_MCP_BOUNDED_LOG_LEVEL));
+  let app: ReturnType<typeof createN8nMcpBounded>;
+  try {
+    app = createN8nMcpBounded({ environment: process.env, logger });
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    process.stderr.write(`n8n-mcp-bounded: ${error.message}\n`);
+    process.exit(2);
+  }
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await app.close().catch((error: unknown) => {
+      logger.error("closing failed", { error: String(error) });
+    });
+    logger.flush();
+    process.exit(code);
+  };
+  const session = await app.relay.connect(new StdioServerTransport());
+  session.ready.catch((error: unknown) => {
+    logger.error("n8n-mcp could not be started", { error: String(error) });
+  });
+  process.stdin.once("end", () => void stop(0));
+  process.once("SIGINT", () => void stop(0));
+  process.once("SIGTERM", () => void stop(0));
+  await session.closed;
+  await stop(0);
+}
+
+await main();

@@ -1,0 +1,48 @@
+import { createPreviewOverride } from "@bounded-mcp/mcp-adapter";
+import { describe, expect, it } from "vitest";
+import { generateWorkflow } from "../../test/support/generate-workflow.js";
+import { createN8nPreviewHook } from "./n8n-preview-hook.js";
+import { createSourceCutPreview, N8N_MCP_CUT_MARKER } from "./source-cut.js";
+import { createWorkflowPreview } from "./workflow-preview.js";
+
+const hook = createN8nPreviewHook();
+const workflowDocument = { success: true, data: generateWorkflow({ id: "h", nodeCount: 6 }) };
+
+describe("the n8n preview hook", () => {
+  it("gives n8n_get_workflow its preview and primaryPaths at the nodes and connections", () => {
+    const answer = hook({
+      toolName: "n8n_get_workflow",
+      document: workflowDocument,
+      mediaType: "application/json",
+    });
+    expect(answer).toEqual(
+      createPreviewOverride({
+        preview: createWorkflowPreview(workflowDocument),
+        primaryPaths: ["/data/nodes", "/data/connections"],
+      }),
+    );
+  });
+
+  it("flags text ending with n8n-mcp's cut marker as sourceTruncated, whatever the tool", () => {
+    const document = { lines: ["{", '  "success": true,', "", N8N_MCP_CUT_MARKER] };
+    const answer = hook({ toolName: "n8n_list_workflows", document, mediaType: "text/plain" });
+    expect(answer).toEqual(
+      createPreviewOverride({
+        preview: createSourceCutPreview(document),
+        sourceTruncated: true,
+      }),
+    );
+  });
+
+  it("leaves other tools, other shapes, other text and inherited names to the generic preview", () => {
+    const cases = [
+      { toolName: "n8n_list_workflows", document: workflowDocument, mediaType: "application/json" },
+      { toolName: "get_node", document: { nodeType: "x" }, mediaType: "application/json" },
+      { toolName: "tools_documentation", document: { lines: ["# Docs"] }, mediaType: "text/plain" },
+      { toolName: "toString", document: workflowDocument, mediaType: "application/json" },
+      { toolName: "__proto__", document: workflowDocument, mediaType: "application/json" },
+      { toolName: undefined, document: workflowDocument, mediaType: "application/json" },
+    ] as const;
+    expect(cases.map((input) => hook(input))).toEqual(cases.map(() => undefined));
+  });
+});

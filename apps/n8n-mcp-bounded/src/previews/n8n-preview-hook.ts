@@ -1,0 +1,46 @@
+import { createPreviewOverride, type PreviewHook } from "@bounded-mcp/mcp-adapter";
+import { createExecutionsPreview, executionsPaths } from "./executions-preview.js";
+import { createNodeSchemaPreview, nodeSchemaPaths } from "./node-schema-preview.js";
+import { createSourceCutPreview, isCutByN8nMcp } from "./source-cut.js";
+import { createTemplatesPreview, templatesPaths } from "./templates-preview.js";
+import { createWorkflowPreview, workflowPaths } from "./workflow-preview.js";
+
+/** A preview and the collections worth querying, for one n8n-mcp tool's payload. */
+export interface N8nPreviewer {
+  preview(document: unknown): unknown;
+  paths(document: unknown): string[];
+}
+
+/** The n8n-aware previews, by n8n-mcp tool name; other tools get the generic preview. */
+export const N8N_PREVIEWERS: Readonly<Record<string, N8nPreviewer>> = Object.freeze({
+  n8n_get_workflow: { preview: createWorkflowPreview, paths: workflowPaths },
+  n8n_executions: { preview: createExecutionsPreview, paths: executionsPaths },
+  get_node: { preview: createNodeSchemaPreview, paths: nodeSchemaPaths },
+  search_templates: { preview: createTemplatesPreview, paths: templatesPaths },
+});
+
+/**
+ * The adapter preview hook of n8n-mcp-bounded. A text payload ending with n8n-mcp's own cut
+ * marker (any tool) is flagged sourceTruncated with a preview saying so; a JSON payload of a tool
+ * in N8N_PREVIEWERS gets that tool's preview, and primaryPaths pointing at its collections
+ * (nodes and connections, executions, properties and operations, items). Everything else, and a
+ * payload whose shape a previewer does not recognise, gets the generic preview. Pure and
+ * deterministic.
+ */
+export function createN8nPreviewHook(): PreviewHook {
+  return ({ toolName, document, mediaType }) => {
+    if (mediaType === "text/plain") {
+      return isCutByN8nMcp(document)
+        ? createPreviewOverride({
+            preview: createSourceCutPreview(document as { lines: string[] }),
+            sourceTruncated: true,
+          })
+        : undefined;
+    }
+    if (toolName === undefined || !Object.hasOwn(N8N_PREVIEWERS, toolName)) return undefined;
+    const previewer = N8N_PREVIEWERS[toolName] as N8nPreviewer;
+    const preview = previewer.preview(document);
+    if (preview === undefined) return undefined;
+    return createPreviewOverride({ preview, primaryPaths: previewer.paths(document) });
+  };
+}

@@ -1,0 +1,42 @@
+import type { LogFields, Logger } from "@bounded-mcp/mcp-adapter";
+import { pino } from "pino";
+
+/** The log levels of `N8N_MCP_BOUNDED_LOG_LEVEL`. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+/** One of LOG_LEVELS. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The app's logger: the adapter's Logger plus a flush for exit paths. */
+export interface StderrLogger extends Logger {
+  flush(): void;
+}
+
+/** Reads a log level, falling back to "info" for an absent or unknown value. */
+export function parseLogLevel(value: string | undefined): LogLevel {
+  const normalized = value?.trim().toLowerCase();
+  return LOG_LEVELS.find((level) => level === normalized) ?? "info";
+}
+
+/**
+ * pino writing JSON lines to file descriptor 2 (stdout is the MCP protocol channel), synchronously
+ * so a line logged just before exit is kept. `destination` is a file descriptor, for tests.
+ */
+export function createStderrLogger(level: LogLevel, destination = 2): StderrLogger {
+  const base = pino(
+    { level, base: { name: "n8n-mcp-bounded" } },
+    pino.destination({ fd: destination, sync: true }),
+  );
+  const write =
+    (method: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => {
+      if (fields === undefined) base[method](message);
+      else base[method](fields, message);
+    };
+  return {
+    debug: write("debug"),
+    info: write("info"),
+    warn: write("warn"),
+    error: write("error"),
+    flush: () => base.flush(),
+  };
+}

@@ -1,0 +1,116 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testEnvironment } from "./support/connect-bounded.js";
+import { envelopeOf } from "./support/envelopes.js";
+
+/** The built bin, as `npx n8n-mcp-bounded` runs it (the test script builds first). */
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+const home = mkdtempSync(join(tmpdir(), "n8n-bounded-home-"));
+let client: Client;
+let stderr = "";
+
+beforeAll(async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI],
+    // No BOUNDED_MCP_KEYS: the one warning about the random key ring must reach stderr.
+    env: { PATH: process.env.PATH ?? "", HOME: home, N8N_MCP_BOUNDED_LOG_LEVEL: "info" },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  client = new Client({ name: "claude-desktop", version: "1.0.0" });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+function runCli(environment: Record<string, string>, args: string[] = []) {
+  return spawnSync(process.execPath, [CLI, ...args], {
+    env: testEnvironment({ HOME: home, ...environment }),
+    input: "",
+    encoding: "utf8",
+  });
+}
+
+describe("the n8n-mcp-bounded bin over stdio", () => {
+  it("serves n8n-mcp's tools plus the query tool, as n8n-mcp's own server", async () => {
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual([
+      "tools_documentation",
+      "search_nodes",
+      "get_node",
+      "validate_node",
+      "get_template",
+      "search_templates",
+      "validate_workflow",
+      QUERY_TOOL_NAME,
+    ]);
+    expect(client.getServerVersion()).toEqual({
+      name: "n8n-documentation-mcp",
+      version: JSON.parse(
+        readFileSync(
+          fileURLToPath(new URL("../node_modules/n8n-mcp/package.json", import.meta.url)),
+          "utf8",
+        ),
+      ).version,
+    });
+  });
+
+  it("bounds a large result into artifact://n8n-mcp/ and logs JSON lines to stderr only", async () => {
+    const result = (await client.callTool({
+      name: "get_node",
+      arguments: { nodeType: "n8n-nodes-base.notion", detail: "full" },
+    })) as CallToolResult;
+    const envelope = envelopeOf(result);
+    expect(envelope.responseMeta.artifact.uri).toBe(
+      `artifact://n8n-mcp/${envelope.responseMeta.artifact.id}`,
+    );
+    const descriptor = await client.readResource({ uri: envelope.responseMeta.artifact.uri ?? "" });
+    expect(descriptor.contents[0]).toMatchObject({ uri: envelope.responseMeta.artifact.uri });
+    const records = stderr
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.map(({ time: _time, ...record }) => record)).toEqual([
+      {
+        level: 40,
+        name: "n8n-mcp-bounded",
+        setting: "BOUNDED_MCP_KEYS",
+        msg: expect.stringContaining("BOUNDED_MCP_KEYS is not set"),
+      },
+    ]);
+  });
+
+  it("runs n8n-mcp's telemetry command with telemetry off by environment unless set to false", () => {
+    const byDefault = runCli({}, ["telemetry", "status"]);
+    expect(byDefault.status).toBe(0);
+    expect(byDefault.stdout).toContain("Telemetry Status: DISABLED (via environment variable)");
+    const optedIn = runCli({ N8N_MCP_TELEMETRY_DISABLED: "false" }, ["telemetry", "status"]);
+    expect(optedIn.stdout).toContain("Telemetry Status:");
+    expect(optedIn.stdout).not.toContain("(via environment variable)");
+  });
+
+  it("refuses an invalid MCP_RESPONSE_* setting with one line on stderr and exit code 2", () => {
+    const refused = runCli({ MCP_RESPONSE_INLINE_BYTES: "lots" });
+    expect({ status: refused.status, stdout: refused.stdout, stderr: refused.stderr }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        'n8n-mcp-bounded: bounded-mcp settings refused (1 problem): MCP_RESPONSE_INLINE_BYTES="lots" is not a byte count such as 32768, 32KiB or 64MiB\n',
+    });
+  });
+});

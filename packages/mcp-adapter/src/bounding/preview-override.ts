@@ -1,0 +1,61 @@
+import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
+import type { DocumentAnalysis } from "@bounded-mcp/query-core";
+
+const PREVIEW_OVERRIDE = Symbol.for("bounded-mcp.preview-override");
+
+/**
+ * What a preview hook knows about a payload beyond its preview: facts the generic analysis cannot
+ * see (the collections a domain cares about, a truncation marker written in plain text by the
+ * upstream). Every field is optional; an absent one keeps the generic value.
+ */
+export interface PreviewOverride {
+  /** The reshaped preview (compacted to previewBytes like any other); absent: the generic one. */
+  preview?: unknown;
+  /** The artifact's primaryPaths, most useful first; at most 6 are kept. */
+  primaryPaths?: readonly string[];
+  /** The payload is partial by its own account (e.g. an upstream's own size cut). */
+  sourceTruncated?: boolean;
+}
+
+type BrandedOverride = PreviewOverride & { readonly [PREVIEW_OVERRIDE]: true };
+
+/**
+ * Wraps a preview hook's answer so the bounder also applies its primaryPaths and sourceTruncated.
+ * A hook that returns any other value still only reshapes the preview, so a plain object with a
+ * `preview` key is never misread as an override. The paths are stored as given (RFC 6901
+ * pointers into the stored document); they are not checked against it.
+ */
+export function createPreviewOverride(override: PreviewOverride): PreviewOverride {
+  const branded: BrandedOverride = { ...override, [PREVIEW_OVERRIDE]: true };
+  return branded;
+}
+
+function isPreviewOverride(value: unknown): value is BrandedOverride {
+  return typeof value === "object" && value !== null && PREVIEW_OVERRIDE in value;
+}
+
+/** The preview and artifact facts after a hook's answer: the hook's where given, else the analysis. */
+export interface ResolvedPreview {
+  preview: unknown;
+  primaryPaths: string[];
+  sourceTruncated: boolean;
+}
+
+/** Merges a preview hook's answer (undefined, a reshaped value, or an override) with the analysis. */
+export function resolvePreview(hookAnswer: unknown, analysis: DocumentAnalysis): ResolvedPreview {
+  if (!isPreviewOverride(hookAnswer)) {
+    return {
+      preview: hookAnswer,
+      primaryPaths: analysis.primaryPaths,
+      sourceTruncated: analysis.sourceTruncated,
+    };
+  }
+  return {
+    preview: hookAnswer.preview,
+    primaryPaths:
+      hookAnswer.primaryPaths === undefined
+        ? analysis.primaryPaths
+        : hookAnswer.primaryPaths.slice(0, DEFAULT_LIMITS.maxPrimaryPaths),
+    sourceTruncated: hookAnswer.sourceTruncated ?? analysis.sourceTruncated,
+  };
+}
