@@ -36,6 +36,7 @@ export { type BoundingFailure, buildBoundedError } from "./bounding/bounded-erro
 export { currentToolName, runWithToolName } from "./bounding/current-tool.js";
 export { type Measurement, measureResult } from "./bounding/measure.js";
 export { describeBinaryBlock, extractPayload, type Payload } from "./bounding/payload.js";
+export { createPreviewOverride, type PreviewOverride } from "./bounding/preview-override.js";
 export { ENVIRONMENT_NAMES, ENVIRONMENT_SETTINGS } from "./config/environment-names.js";
 export {
   type AdapterSettings,
@@ -97,6 +98,13 @@ export {
   type RelayConnection,
 } from "./relay/connect-relay.js";
 export {
+  type BoundedRelay,
+  type BoundedRelayOptions,
+  type BoundedRelaySession,
+  createBoundedRelay,
+  type RelayConnectOptions,
+} from "./relay/create-bounded-relay.js";
+export {
   type ChildExit,
   createLinearStdioClientTransport,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -104,6 +112,14 @@ export {
   type LinearStdioClientTransport,
   type LinearStdioClientTransportOptions,
 } from "./relay/linear-stdio-client-transport.js";
+export {
+  defineRelayHooks,
+  type RelayHooksModule,
+  type ToolHook,
+  type ToolHookContext,
+  type ToolHooks,
+  toolHooksFromModule,
+} from "./relay/relay-hooks.js";
 export {
   createRelayServer,
   type RelayCallContext,
@@ -118,6 +134,14 @@ export {
   type UpstreamSupervisor,
   type UpstreamSupervisorOptions,
 } from "./relay/upstream-supervisor.js";
+export { createUpstreamSyncState, type UpstreamSyncState } from "./relay/upstream-sync.js";
+export {
+  createUpstreamTransport,
+  type HttpUpstream,
+  type StdioUpstream,
+  type UpstreamSpec,
+  upstreamName,
+} from "./relay/upstream-transport.js";
 export {
   type CallInfo,
   getRawCallToolRequest,

@@ -48,7 +48,12 @@ describe("connectRelay", () => {
         id: 1,
         result: {
           protocolVersion: "2025-06-18",
-          capabilities: { tools: { listChanged: true } },
+          capabilities: {
+            logging: {},
+            prompts: { listChanged: true },
+            resources: { listChanged: true, subscribe: true },
+            tools: { listChanged: true },
+          },
           serverInfo: { name: "relay-fixture", version: "1.0.0" },
         },
       },

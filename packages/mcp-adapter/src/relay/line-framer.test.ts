@@ -7,7 +7,7 @@ function collect(maxLineBytes: number, edgeBytes = 4) {
   const framer = createLineFramer({
     maxLineBytes,
     edgeBytes,
-    onLine: (line) => lines.push(line.toString("utf8")),
+    onLine: (line) => lines.push(line),
     onOversizedLine: (line: OversizedLine) =>
       oversized.push({
         byteLength: line.byteLength,

@@ -1,3 +1,5 @@
+import { StringDecoder } from "node:string_decoder";
+
 const NEWLINE = 0x0a;
 
 /** What the framer keeps of a line that went over the cap: its size, first and last bytes. */
@@ -16,8 +18,11 @@ export interface LineFramerOptions {
   maxLineBytes: number;
   /** How many bytes of an oversized line's start and end are kept; default 512. */
   edgeBytes?: number;
-  /** Receives each complete line under the cap, without its newline (a trailing CR is kept). */
-  onLine: (line: Buffer) => void;
+  /**
+   * Receives each complete line under the cap, decoded as UTF-8, without its newline (a trailing
+   * CR is kept). Chunks are decoded as they arrive, so only one join remains after the newline.
+   */
+  onLine: (line: string) => void;
   /** Receives the size, head and tail of each line over the cap once its newline arrives. */
   onOversizedLine: (line: OversizedLine) => void;
 }
@@ -35,14 +40,22 @@ export interface LineFramer {
 
 /**
  * Splits a byte stream into newline-terminated lines in linear time: each chunk is scanned once,
- * only from where the previous scan stopped, and a line's chunks are joined once when its newline
- * arrives (never a growing buffer re-concatenated per chunk, which is quadratic: SDK-NOTES.md 7).
+ * only from where the previous scan stopped, decoded as it arrives, and a line's decoded pieces
+ * are joined once when its newline arrives (never a growing buffer re-concatenated per chunk,
+ * which is quadratic: SDK-NOTES.md 7; no byte-level join and second decode after the newline).
  * A line over `maxLineBytes` is discarded as it streams in, keeping only its byte count, head and
  * tail, so memory stays bounded by the cap whatever the sender writes.
  */
 export function createLineFramer(options: LineFramerOptions): LineFramer {
   const edgeBytes = options.edgeBytes ?? 512;
-  let chunks: Buffer[] = [];
+  /** The line so far, decoded piece by piece (a newline byte never splits a UTF-8 character). */
+  let texts: string[] = [];
+  let decoder = new StringDecoder("utf8");
+  /** The first pieces of the line until they hold edgeBytes, and the last ones that do. */
+  let firstPieces: Buffer[] = [];
+  let firstBytes = 0;
+  let lastPieces: Buffer[] = [];
+  let lastBytes = 0;
   let pendingBytes = 0;
   let oversized = false;
   let head: Buffer = Buffer.alloc(0);
@@ -55,12 +68,25 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
         : Buffer.concat([tail, piece]).subarray(-edgeBytes);
   }
 
-  function startOversized(piece: Buffer): void {
-    const pieces = [...chunks, piece];
-    head = Buffer.from(Buffer.concat(takeEdge(pieces, edgeBytes)).subarray(0, edgeBytes));
-    const lastPieces = takeEdge([...pieces].reverse(), edgeBytes).reverse();
+  function rememberEdges(piece: Buffer): void {
+    if (firstBytes < edgeBytes) {
+      firstPieces.push(piece);
+      firstBytes += piece.length;
+    }
+    lastPieces.push(piece);
+    lastBytes += piece.length;
+    while (lastPieces.length > 1 && lastBytes - lastPieces[0]!.length >= edgeBytes) {
+      lastBytes -= lastPieces.shift()!.length;
+    }
+  }
+
+  function startOversized(): void {
+    head = Buffer.from(Buffer.concat(firstPieces).subarray(0, edgeBytes));
     tail = Buffer.from(Buffer.concat(lastPieces).subarray(-edgeBytes));
-    chunks = [];
+    texts = [];
+    decoder = new StringDecoder("utf8");
+    firstPieces = [];
+    lastPieces = [];
     oversized = true;
   }
 
@@ -69,11 +95,14 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     pendingBytes += piece.length;
     if (oversized) {
       keepTail(piece);
-    } else if (pendingBytes > options.maxLineBytes) {
-      startOversized(piece);
-    } else {
-      chunks.push(piece);
+      return;
     }
+    rememberEdges(piece);
+    if (pendingBytes > options.maxLineBytes) {
+      startOversized();
+      return;
+    }
+    texts.push(decoder.write(piece));
   }
 
   function finishLine(): void {
@@ -83,13 +112,20 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       options.onOversizedLine(line);
       return;
     }
-    const line = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, pendingBytes);
+    const rest = decoder.end();
+    if (rest !== "") texts.push(rest);
+    const line = texts.length === 1 ? texts[0]! : texts.join("");
     reset();
     options.onLine(line);
   }
 
   function reset(): void {
-    chunks = [];
+    texts = [];
+    decoder = new StringDecoder("utf8");
+    firstPieces = [];
+    firstBytes = 0;
+    lastPieces = [];
+    lastBytes = 0;
     pendingBytes = 0;
     oversized = false;
     head = Buffer.alloc(0);
@@ -118,16 +154,4 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       return pendingBytes;
     },
   };
-}
-
-/** The fewest leading pieces that hold at least `bytes` bytes (all of them when they hold less). */
-function takeEdge(pieces: readonly Buffer[], bytes: number): Buffer[] {
-  const taken: Buffer[] = [];
-  let held = 0;
-  for (const piece of pieces) {
-    if (held >= bytes) break;
-    taken.push(piece);
-    held += piece.length;
-  }
-  return taken;
 }

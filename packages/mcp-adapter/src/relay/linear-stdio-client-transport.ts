@@ -4,12 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
 import { createTooLargeToolResult, findOversizedResponseId } from "./oversized-response.js";
@@ -94,7 +89,7 @@ export function createLinearStdioClientTransport(
   });
   const stderrFramer: LineFramer = createLineFramer({
     maxLineBytes: MAX_STDERR_LINE_BYTES,
-    onLine: (line) => logger.info(stderrPrefix + stripCarriageReturn(line.toString("utf8"))),
+    onLine: (line) => logger.info(stderrPrefix + stripCarriageReturn(line)),
     onOversizedLine: (line) =>
       logger.info(`${stderrPrefix}${line.head.toString("utf8")}… [${line.byteLength} bytes]`),
   });
@@ -151,16 +146,16 @@ export function createLinearStdioClientTransport(
     }
   }
 
-  function receiveLine(line: Buffer): void {
-    const text = stripCarriageReturn(line.toString("utf8"));
+  function receiveLine(line: string): void {
+    const text = stripCarriageReturn(line);
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      message = asJsonRpcMessage(JSON.parse(text));
     } catch (error) {
       logger.warn(`upstream "${name}" wrote a line that is not a JSON-RPC message`, {
         upstream: name,
-        bytes: line.length,
+        bytes: Buffer.byteLength(line),
       });
       transport.onerror?.(asError(error));
       return;
@@ -337,6 +332,24 @@ function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<bo
       resolve(true);
     });
   });
+}
+
+/**
+ * The parsed line as a JSON-RPC message after a structural check only. The SDK's Protocol
+ * classifies every message again with its own schemas (and reports an unknown one to onerror),
+ * so a full zod parse here would validate each message twice (SDK-NOTES.md 6).
+ */
+function asJsonRpcMessage(value: unknown): JSONRPCMessage {
+  const candidate = value as Record<string, unknown> | null;
+  const shaped =
+    typeof candidate === "object" &&
+    candidate !== null &&
+    !Array.isArray(candidate) &&
+    candidate.jsonrpc === "2.0" &&
+    (typeof candidate.method === "string" ||
+      ("id" in candidate && ("result" in candidate || "error" in candidate)));
+  if (!shaped) throw new TypeError("not a JSON-RPC 2.0 request, notification or response");
+  return candidate as unknown as JSONRPCMessage;
 }
 
 function stripCarriageReturn(text: string): string {

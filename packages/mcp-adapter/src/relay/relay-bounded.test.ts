@@ -100,19 +100,21 @@ describe("a relay over server-filesystem with the adapter's bounding", () => {
         name: QUERY_TOOL_NAME,
         arguments: { artifactId, describe: true },
       });
+      // The file's structuredContent {content: "<text>"} only mirrors its text block, so the
+      // adapter stores the text, parsed: the file is queried as the JSON it is.
+      const itemCount = (JSON.parse(createPayloadText(mebibytes)) as { items: unknown[] }).items
+        .length;
       const output = {
         artifactId,
-        responsePath: "",
+        responsePath: "/items",
         shape: {
-          type: "object",
-          entryCount: 1,
-          keys: [
-            {
-              name: "content",
-              pointer: "/content",
-              type: "string",
-              length: createPayloadText(mebibytes).length,
-            },
+          type: "array",
+          length: itemCount,
+          sampledItems: 20,
+          itemKeys: [
+            { name: "id", pointer: "/id", type: "number" },
+            { name: "name", pointer: "/name", type: "string", length: 7 },
+            { name: "padding", pointer: "/padding", type: "string", length: 960 },
           ],
         },
         responseMeta: {
@@ -120,8 +122,8 @@ describe("a relay over server-filesystem with the adapter's bounding", () => {
           truncated: false,
           complete: true,
           truncationReason: null,
-          returnedCount: 1,
-          totalCount: 1,
+          returnedCount: 3,
+          totalCount: 3,
           remainingCount: 0,
           nextCursor: null,
           serializedBytes: expect.any(Number),

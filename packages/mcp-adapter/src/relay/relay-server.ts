@@ -19,10 +19,10 @@ import {
   ListToolsRequestSchema,
   McpError,
   type Notification,
-  type ServerCapabilities,
-  type ServerNotification,
   ReadResourceRequestSchema,
   type RequestId,
+  type ServerCapabilities,
+  type ServerNotification,
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -31,8 +31,8 @@ import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { setRawCallToolResult } from "../result-sdk/call-context.js";
 import type { BoundedMcp } from "../server/create-bounded-mcp.js";
 import type { ToolHooks } from "./relay-hooks.js";
-import type { UpstreamSyncState } from "./upstream-sync.js";
 import { UPSTREAM_REQUEST_OPTIONS } from "./upstream-supervisor.js";
+import type { UpstreamSyncState } from "./upstream-sync.js";
 
 /** Accepts any result object as sent, so relayed results are not re-validated or stripped (SDK-NOTES.md 6). */
 const PASS_THROUGH_RESULT = z.looseObject({});
@@ -74,6 +74,11 @@ export interface RelayServerOptions {
   localTools?: readonly RelayLocalTool[];
   /** Low-level: rewrites each upstream tool definition (the outputSchema rewrite); default unchanged. */
   rewriteTool?: (tool: Tool) => Tool;
+  /**
+   * The upstream serves many downstream servers (stateless HTTP): its notifications and requests
+   * are not routed to this server (progress still is, per request).
+   */
+  sharedUpstream?: boolean;
   /** Awaited before each request is forwarded (e.g. the supervisor's whenConnected). */
   whenUpstreamReady?: () => Promise<void>;
   /** Options of every forwarded request; default {@link UPSTREAM_REQUEST_OPTIONS}. */
@@ -115,7 +120,9 @@ export function createRelayServer(options: RelayServerOptions): Server {
       ? (options.localTools ?? []).map((tool) => [tool.definition.name, tool] as const)
       : [],
   );
-  const localToolNames = new Set(bounded === undefined ? localTools.keys() : [bounded.queryTool.name]);
+  const localToolNames = new Set(
+    bounded === undefined ? localTools.keys() : [bounded.queryTool.name],
+  );
   const server = new Server(options.serverInfo ?? upstreamInfo(upstream), {
     capabilities: mirrorCapabilities(upstreamCapabilities, localToolNames.size > 0),
     ...optionalInstructions(upstream.getInstructions()),
@@ -168,7 +175,10 @@ export function createRelayServer(options: RelayServerOptions): Server {
     }
   }
 
-  async function upstreamTools(request: { method: string; params?: unknown }, extra: DownstreamExtra) {
+  async function upstreamTools(
+    request: { method: string; params?: unknown },
+    extra: DownstreamExtra,
+  ) {
     const result = (await forward(request, extra)) as { tools?: Tool[] };
     const tools = result.tools ?? [];
     const clash = tools.find((tool) => localToolNames.has(tool.name));
@@ -248,22 +258,25 @@ export function createRelayServer(options: RelayServerOptions): Server {
       logger,
     );
 
-  upstream.fallbackNotificationHandler = (notification) =>
-    relayNotification(
-      () => server.notification(withoutEnvelope(notification) as ServerNotification),
-      notification,
-      logger,
-    );
-  upstream.fallbackRequestHandler = async (request, extra) => {
-    try {
-      return await server.request(withoutEnvelope(request) as ServerRequest, PASS_THROUGH_RESULT, {
-        signal: extra.signal,
-        timeout: requestOptions.timeout,
-      });
-    } catch (error) {
-      throw asDownstreamError(error);
-    }
-  };
+  if (options.sharedUpstream !== true) {
+    upstream.fallbackNotificationHandler = (notification) =>
+      relayNotification(
+        () => server.notification(withoutEnvelope(notification) as ServerNotification),
+        notification,
+        logger,
+      );
+    upstream.fallbackRequestHandler = async (request, extra) => {
+      try {
+        return await server.request(
+          withoutEnvelope(request) as ServerRequest,
+          PASS_THROUGH_RESULT,
+          { signal: extra.signal, timeout: requestOptions.timeout },
+        );
+      } catch (error) {
+        throw asDownstreamError(error);
+      }
+    };
+  }
 
   if (bounded !== undefined) {
     const connect = server.connect.bind(server);

@@ -34,7 +34,10 @@ export interface UpstreamSupervisorOptions {
   client: Client;
   /** A fresh transport per connection (one child process each), e.g. the linear stdio transport. */
   createTransport: () => Transport;
-  /** Called after each successful restart (not the first start): re-sync lists, subscriptions, log level. */
+  /**
+   * Called after each successful restart (not the first start), before requests waiting in
+   * whenConnected() are let through: re-send the log level and subscriptions. A failure is logged.
+   */
   onReconnect?: (client: Client) => void | Promise<void>;
   backoff?: RestartBackoffOptions;
   /** Restart attempts in a row before giving up (state "failed"); default 10. */
@@ -93,6 +96,8 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
   let current: Transport | undefined;
   let timer: NodeJS.Timeout | undefined;
   let waiters: Waiter[] = [];
+  let resyncing = false;
+  let unexpectedCloses = 0;
 
   function settleWaiters(error?: Error): void {
     const pending = waiters;
@@ -107,13 +112,14 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
     const transport = options.createTransport();
     current = transport;
     transport.onclose = () => {
-      if (transport === current && state === "connected") onUnexpectedClose();
+      if (transport === current && (state === "connected" || resyncing)) onUnexpectedClose();
     };
     await client.connect(transport);
     connectedAt = now();
   }
 
   function onUnexpectedClose(): void {
+    unexpectedCloses += 1;
     if (now() - connectedAt >= stableAfterMs) attempt = 0;
     state = "restarting";
     logger.warn(`upstream "${name}" closed unexpectedly; restarting`, { upstream: name });
@@ -153,10 +159,11 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
       await client.close();
       return;
     }
-    state = "connected";
-    restarts += 1;
-    logger.info(`upstream "${name}" restarted`, { upstream: name, restarts });
-    settleWaiters();
+    // Re-sync before anyone waiting is let through, so no request reaches an upstream that has
+    // not got its log level and subscriptions back. A crash during the re-sync schedules another
+    // restart (the transport's onclose sees `resyncing`).
+    const crashesBefore = unexpectedCloses;
+    resyncing = true;
     try {
       await options.onReconnect?.(client);
     } catch (error) {
@@ -164,7 +171,14 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
         upstream: name,
         error: error instanceof Error ? error.message : String(error),
       });
+    } finally {
+      resyncing = false;
     }
+    if (state !== "restarting" || unexpectedCloses !== crashesBefore) return;
+    state = "connected";
+    restarts += 1;
+    logger.info(`upstream "${name}" restarted`, { upstream: name, restarts });
+    settleWaiters();
   }
 
   return {
