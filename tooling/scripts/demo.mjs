@@ -3,7 +3,7 @@
 // default memory store. It reads a large JSON file through the proxy, prints how much the model
 // would have received without the proxy and what it received with it, then describes and queries
 // the stored artifact, as a model would. Everything goes to stdout; the proxy's logs (stderr) are
-// kept quiet with --log-level warn.
+// kept quiet with --log-level error.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -39,6 +39,11 @@ function catalog(count) {
 const kib = (bytes) =>
   `${(bytes / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} KiB`;
 const section = (title) => console.log(`\n=== ${title}`);
+/** JSON with one line per array item (rows, item keys, matches), so pages stay readable. */
+const compact = (value) =>
+  JSON.stringify(value, null, 2).replace(/\{\n\s+[^{}[\]]*?\n\s*\}/g, (object) =>
+    JSON.stringify(JSON.parse(object)),
+  );
 const structured = (result) => result.structuredContent;
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "bounded-mcp-demo-")));
@@ -69,7 +74,7 @@ try {
   const { artifact } = envelope.responseMeta;
   console.log(`the server returned     ${kib(artifact.byteLength)} (${artifact.byteLength} bytes)`);
   console.log(
-    `the model received      ${kib(received)} (${received} bytes), in ${milliseconds} ms`,
+    `the model received      ${kib(received)} (${received} bytes, the whole tool result), in ${milliseconds} ms`,
   );
   console.log(`that is                 ${(artifact.byteLength / received).toFixed(0)}x smaller`);
   console.log(`artifact                ${artifact.id} (expires ${artifact.expiresAt})`);
@@ -87,7 +92,7 @@ try {
         arguments: { artifactId: artifact.id, ...request },
       }),
     );
-    console.log(JSON.stringify(answer.shape ?? answer.response, null, 2));
+    console.log(compact(answer.shape ?? answer.response));
     const meta = answer.responseMeta;
     console.log(
       `-> ${meta.returnedCount} of ${meta.totalCount} ${meta.pageUnit ?? ""}, ${meta.serializedBytes} bytes, next cursor: ${meta.nextCursor ?? "none"}`,
@@ -96,19 +101,21 @@ try {
   };
 
   await ask("3. describe the stored result", { describe: true });
-  await ask("4. find one product by its SKU", {
-    textSearch: { query: '"SKU-04242"' },
-    pageSize: 1,
-  });
-  const first = await ask("5. every discontinued product, 3 at a time", {
-    textSearch: { query: '"discontinued"' },
-    pageSize: 3,
-  });
-  await ask("6. the next page, with the authenticated cursor", {
-    textSearch: { query: '"discontinued"' },
-    pageSize: 3,
+  const filtered = {
+    responsePath: "/products",
+    filters: [
+      { path: "/category", value: "garden" },
+      { path: "/price", op: "lt", value: 20 },
+    ],
+    fields: ["sku", "name", "price", "stock"],
+    pageSize: 4,
+  };
+  const first = await ask("4. garden products under 20, four fields each, 4 per page", filtered);
+  await ask("5. the next page, with the authenticated cursor", {
+    ...filtered,
     cursor: first.responseMeta.nextCursor,
   });
+  await ask("6. text search for one SKU", { textSearch: { query: "SKU-04242" } });
   section("done");
   console.log(
     "Put your own server behind it: npx bounded-mcp-proxy -- <command> [args...]  (see apps/proxy/README.md)",

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { formatHelp } from "./options/help.js";
 import { loadOptions } from "./options/load-options.js";
 import { UsageError } from "./options/usage-error.js";
+import { routeConsoleToStderr } from "./runtime/console-to-stderr.js";
 import { createProxyLogger } from "./runtime/create-proxy-logger.js";
 import { runProxy } from "./runtime/run-proxy.js";
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     return;
   }
   const { options } = loaded;
+  if (options.listen.kind === "stdio") routeConsoleToStderr();
   const logger = createProxyLogger(options.logLevel);
   let proxy: Awaited<ReturnType<typeof runProxy>>;
   try {
@@ -53,10 +55,10 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  await proxy.ended;
-  logger.info("stopped");
+  const code = await proxy.ended;
+  logger.info("stopped", { exitCode: code });
   logger.flush();
-  process.exit(0);
+  process.exit(code);
 }
 
 main().catch((error: unknown) => {

@@ -1,14 +1,16 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJsonFolder } from "./support/big-json.js";
+import { createJsonFolder, row } from "./support/big-json.js";
 import { childPids, isAlive } from "./support/child-processes.js";
-import { PROXY_CLI, SERVER_EVERYTHING, SERVER_FILESYSTEM } from "./support/paths.js";
+import { completeCallSignalledMidway } from "./support/long-operation.js";
+import { CHATTY_HOOKS, PROXY_CLI, SERVER_EVERYTHING, SERVER_FILESYSTEM } from "./support/paths.js";
 import { connectDirect, connectStdioProxy, proxyEnvironment } from "./support/proxy-process.js";
 import { type Envelope, expectedEnvelope, query, structured } from "./support/query.js";
+import { INITIALIZE, spawnRawStdioProxy } from "./support/raw-stdio.js";
 
 /** 2,000 environment variables, so server-everything's get-env returns a large JSON object. */
 const ROWS: Record<string, string> = Object.fromEntries(
@@ -20,40 +22,49 @@ const ROWS: Record<string, string> = Object.fromEntries(
 
 const folder = createJsonFolder(3);
 let files: Client;
+let directFiles: Client;
 let everything: Client;
 let direct: Client;
 
 beforeAll(async () => {
-  [files, everything, direct] = await Promise.all([
+  [files, directFiles, everything, direct] = await Promise.all([
     connectStdioProxy(["--", process.execPath, SERVER_FILESYSTEM, folder.dir]),
+    connectDirect(process.execPath, [SERVER_FILESYSTEM, folder.dir]),
     connectStdioProxy(["--", process.execPath, SERVER_EVERYTHING, "stdio"], ROWS),
     connectDirect(process.execPath, [SERVER_EVERYTHING, "stdio"]),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([files?.close(), everything?.close(), direct?.close()]);
+  await Promise.all([files?.close(), directFiles?.close(), everything?.close(), direct?.close()]);
   rmSync(folder.dir, { recursive: true, force: true });
 });
 
 describe("bounded-mcp-proxy over stdio", () => {
-  it("lists the upstream's tools, outputSchemas widened, plus query_response_artifact", async () => {
-    const upstream = (await direct.listTools()).tools;
-    const proxied = (await everything.listTools()).tools;
-    expect(proxied.map((tool) => tool.name)).toEqual([
-      ...upstream.map((tool) => tool.name),
-      QUERY_TOOL_NAME,
-    ]);
-    for (const [index, tool] of upstream.entries()) {
-      const { outputSchema } = proxied[index]!;
-      expect({ ...proxied[index], outputSchema: undefined }).toEqual({
-        ...tool,
-        outputSchema: undefined,
-      });
-      if (tool.outputSchema === undefined) expect(outputSchema).toBeUndefined();
-      else expect(outputSchema).toMatchObject({ type: "object", anyOf: expect.any(Array) });
-    }
-  });
+  it.each([
+    ["server-everything", (): [Client, Client] => [direct, everything]],
+    ["server-filesystem", (): [Client, Client] => [directFiles, files]],
+  ] as const)(
+    "lists %s's tools, outputSchemas widened, plus query_response_artifact",
+    async (_, pair) => {
+      const [upstreamClient, proxiedClient] = pair();
+      const upstream = (await upstreamClient.listTools()).tools;
+      const proxied = (await proxiedClient.listTools()).tools;
+      expect(proxied.map((tool) => tool.name)).toEqual([
+        ...upstream.map((tool) => tool.name),
+        QUERY_TOOL_NAME,
+      ]);
+      for (const [index, tool] of upstream.entries()) {
+        const { outputSchema } = proxied[index]!;
+        expect({ ...proxied[index], outputSchema: undefined }).toEqual({
+          ...tool,
+          outputSchema: undefined,
+        });
+        if (tool.outputSchema === undefined) expect(outputSchema).toBeUndefined();
+        else expect(outputSchema).toMatchObject({ type: "object", anyOf: expect.any(Array) });
+      }
+    },
+  );
 
   it("answers small calls exactly as the upstream does", async () => {
     for (const call of [
@@ -65,47 +76,123 @@ describe("bounded-mcp-proxy over stdio", () => {
     }
   });
 
-  it("bounds a multi-MiB file read into a small envelope with a resource link", async () => {
+  it("answers a small file read exactly as server-filesystem does", async () => {
+    const call = { name: "read_text_file", arguments: { path: folder.smallPath } };
+    expect(await files.callTool(call)).toEqual(await directFiles.callTool(call));
+  });
+
+  it("bounds a multi-MiB JSON file read into a small envelope with a resource link", async () => {
     const text = readFileSync(folder.bigPath, "utf8");
     const result = (await files.callTool({
       name: "read_text_file",
       arguments: { path: folder.bigPath },
     })) as { content: { type: string }[] };
     const envelope = structured<Envelope>(result);
-    const byteLength = Buffer.byteLength(JSON.stringify({ content: text }));
+    // The file's text is the payload (it is JSON): the preview shows its first rows.
+    const shown = (envelope.data as { rows: unknown[] }).rows.length - 1;
+    expect(shown).toBeGreaterThan(0);
     expect(envelope).toEqual(
-      expectedEnvelope(byteLength, {
-        content: expect.stringMatching(/^\{\n "kind": "export",[\s\S]*…\[\d+ chars total\]$/),
+      expectedEnvelope(Buffer.byteLength(text), {
+        kind: "export",
+        rows: [
+          ...Array.from({ length: shown }, (_, index) => row(index)),
+          { _omittedItems: folder.rowCount - shown },
+        ],
       }),
     );
+    expect(envelope.responseMeta.artifact).toMatchObject({
+      responseRoot: "/rows",
+      primaryPaths: ["/rows"],
+    });
     expect(JSON.stringify(result).length).toBeLessThan(16 * 1024);
     expect(result.content.map((block) => block.type)).toEqual(["text", "resource_link"]);
   });
 
-  it("describes and text-searches the stored file", async () => {
-    const text = readFileSync(folder.bigPath, "utf8");
-    const { artifact } = structured<Envelope>(
-      await files.callTool({ name: "read_text_file", arguments: { path: folder.bigPath } }),
-    ).responseMeta;
-    expect(await query(files, artifact.id, { describe: true })).toEqual({
-      artifactId: artifact.id,
-      responsePath: "",
-      shape: {
-        type: "object",
-        entryCount: 1,
-        keys: [{ name: "content", pointer: "/content", type: "string", length: text.length }],
-      },
-      responseMeta: expect.objectContaining({ contractVersion: 3, truncated: false }),
+  describe("queries the stored file as JSON", () => {
+    let artifactId: string;
+    beforeAll(async () => {
+      const result = await files.callTool({
+        name: "read_text_file",
+        arguments: { path: folder.bigPath },
+      });
+      artifactId = structured<Envelope>(result).responseMeta.artifact.id;
     });
-    const search = await query(files, artifact.id, { textSearch: { query: '"user-4242"' } });
-    expect(search.response).toEqual([
-      expect.objectContaining({
-        pointer: "/content",
-        offset: text.indexOf('"user-4242"'),
-        context: expect.stringContaining('"user-4242"'),
-      }),
-    ]);
-    expect(search.responseMeta).toMatchObject({ returnedCount: 1, totalCount: 1 });
+
+    it("describes its rows", async () => {
+      expect(await query(files, artifactId, { describe: true })).toEqual({
+        artifactId,
+        responsePath: "/rows",
+        shape: {
+          type: "array",
+          length: folder.rowCount,
+          sampledItems: 20,
+          itemKeys: [
+            { name: "id", pointer: "/id", type: "number" },
+            { name: "name", pointer: "/name", type: "string", length: 7 },
+            { name: "team", pointer: "/team", type: "string", length: 4 },
+            { name: "active", pointer: "/active", type: "boolean" },
+            {
+              name: "notes",
+              pointer: "/notes",
+              type: "string",
+              // The longest of the 20 sampled items.
+              length: row(19).notes.length,
+            },
+          ],
+        },
+        responseMeta: expect.objectContaining({ contractVersion: 3, truncated: false }),
+      });
+    });
+
+    it("filters and projects a page, then follows the cursor to the next one", async () => {
+      const request = {
+        responsePath: "/rows",
+        filters: [
+          { path: "/team", op: "eq", value: "edge" },
+          { path: "/active", value: false },
+        ],
+        fields: ["id", "name"],
+        pageSize: 3,
+      };
+      const matching = Array.from({ length: folder.rowCount }, (_, index) => row(index))
+        .filter((item) => item.team === "edge" && !item.active)
+        .map(({ id, name }) => ({ id, name }));
+      const first = await query(files, artifactId, request);
+      expect(first.response).toEqual(matching.slice(0, 3));
+      expect(first.responseMeta).toMatchObject({
+        truncationReason: "page_limit",
+        pageUnit: "items",
+        returnedCount: 3,
+        totalCount: matching.length,
+        remainingCount: matching.length - 3,
+        nextCursor: expect.any(String),
+        fieldsResolved: { id: 3, name: 3 },
+      });
+      const second = await query(files, artifactId, {
+        ...request,
+        cursor: first.responseMeta.nextCursor,
+      });
+      expect(second.response).toEqual(matching.slice(3, 6));
+      expect(second.responseMeta).toMatchObject({ remainingCount: matching.length - 6 });
+    });
+
+    it("finds a value by text search", async () => {
+      const search = await query(files, artifactId, { textSearch: { query: "user-4242" } });
+      expect(search.response).toEqual([
+        {
+          pointer: "/rows/4242/name",
+          offset: 0,
+          context: "user-4242",
+          contextStart: 0,
+          contextEnd: 9,
+        },
+      ]);
+      expect(search.responseMeta).toMatchObject({
+        returnedCount: 1,
+        totalCount: 1,
+        pageUnit: "matches",
+      });
+    });
   });
 
   it("pages and filters a large JSON object result with authenticated cursors", async () => {
@@ -149,51 +236,46 @@ describe("bounded-mcp-proxy over stdio", () => {
     );
   });
 
-  it("writes nothing but protocol to stdout, even with debug logs and a chatty upstream", async () => {
-    const child = spawn(
-      process.execPath,
-      [PROXY_CLI, "--log-level", "debug", "--", process.execPath, SERVER_EVERYTHING, "stdio"],
-      { env: proxyEnvironment({ BOUNDED_MCP_LOG_LEVEL: "debug" }) },
+  it("writes nothing but protocol to stdout, even with debug logs, a chatty upstream and console.log in hooks", async () => {
+    const proxy = spawnRawStdioProxy(
+      [
+        "--log-level",
+        "debug",
+        "--hooks",
+        CHATTY_HOOKS,
+        "--",
+        process.execPath,
+        SERVER_EVERYTHING,
+        "stdio",
+      ],
+      { BOUNDED_MCP_LOG_LEVEL: "debug" },
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({
+    proxy.send(INITIALIZE);
+    proxy.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    proxy.send({
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
       params: { name: "get-env", arguments: {} },
     });
     await new Promise<void>((resolve) => {
-      child.stdout.on("data", () => {
-        if (stdout.includes('"id":2')) resolve();
+      proxy.child.stdout.on("data", () => {
+        if (proxy.stdout().includes('"id":2')) resolve();
       });
     });
-    child.stdin.end();
-    const code = await new Promise((resolve) => child.once("exit", resolve));
+    proxy.child.stdin.end();
+    const code = await proxy.exited;
+    const stdout = proxy.stdout();
+    const stderr = proxy.stderr();
     const lines = stdout.split("\n").filter((line) => line !== "");
     expect(lines.map((line) => JSON.parse(line).jsonrpc)).toEqual(lines.map(() => "2.0"));
     expect(lines.map((line) => JSON.parse(line).id).filter((id) => id !== undefined)).toEqual([
       1, 2,
     ]);
     expect(stderr).toContain('"msg":"[upstream] ');
+    for (const line of ["chatty hooks loaded", "chatty hook saw get-env", "chatty hook info"]) {
+      expect(stderr).toContain(`${line}\n`);
+    }
     expect(code).toBe(0);
   });
 
@@ -211,27 +293,36 @@ describe("bounded-mcp-proxy over stdio", () => {
     const closed = new Promise<void>((resolve) => {
       transport.onclose = resolve;
     });
-    let signalled = false;
-    const result = await client.callTool(
-      { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 4 } },
-      undefined,
-      {
-        onprogress: () => {
-          if (signalled) return;
-          signalled = true;
-          process.kill(proxyPid, "SIGTERM");
-        },
-      },
-    );
-    expect(signalled).toBe(true);
-    expect(result).toEqual({
-      content: [
-        { type: "text", text: "Long running operation completed. Duration: 1 seconds, Steps: 4." },
-      ],
-    });
+    await completeCallSignalledMidway(client, 1, () => process.kill(proxyPid, "SIGTERM"));
     await closed;
     expect(upstreamChildren).toHaveLength(1);
     expect([proxyPid, ...upstreamChildren].filter(isAlive)).toEqual([]);
+  });
+
+  it("exits with code 1 after answering the initialize when the upstream cannot be started", async () => {
+    const proxy = spawnRawStdioProxy(["--", "/nonexistent/mcp-server"], {
+      BOUNDED_MCP_LOG_LEVEL: "error",
+    });
+    proxy.send(INITIALIZE);
+    expect(await proxy.exited).toBe(1);
+    const stdout = proxy.stdout();
+    const stderr = proxy.stderr();
+    expect(
+      stdout
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32603,
+          message: "the upstream could not be connected: spawn /nonexistent/mcp-server ENOENT",
+        },
+      },
+    ]);
+    expect(stderr).toContain('"msg":"the upstream could not be started: exiting"');
   });
 
   it.each([

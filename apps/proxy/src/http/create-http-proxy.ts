@@ -225,7 +225,9 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       logger.error("request failed", { error: error instanceof Error ? error.message : error });
-      sendRpcError(response, 500, "Internal error");
+      // A stream already under way cannot turn into a 500: end it rather than leave it hanging.
+      if (response.headersSent) response.end();
+      else sendRpcError(response, 500, "Internal error");
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -235,7 +237,10 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
   const { port } = server.address() as AddressInfo;
   guard.current = createRequestGuard({ ...options, port });
   const sweep = setInterval(
-    () => void registry.closeIdle(clock()),
+    () =>
+      void registry.closeIdle(clock()).then((closed) => {
+        for (const sessionId of closed) logger.info("session closed: idle", { sessionId });
+      }),
     Math.max(50, Math.min(options.idleTimeoutMs / 2, 60_000)),
   );
   sweep.unref();

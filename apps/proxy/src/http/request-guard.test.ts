@@ -73,4 +73,27 @@ describe("createRequestGuard", () => {
     expect(narrowed.hostAllowed(request({ host: "anything.example" }))).toBe(false);
     expect(narrowed.hostAllowed(request({ host: "mcp.example.com" }))).toBe(true);
   });
+
+  it("accepts the bare host and origin on port 80, where browsers leave the port out", () => {
+    const onPort80 = createRequestGuard({
+      host: "localhost",
+      port: 80,
+      allowedHosts: [],
+      allowedOrigins: [],
+    });
+    const hosts = ["localhost", "localhost:80", "127.0.0.1", "[::1]", "attacker.example"];
+    expect(hosts.map((host) => onPort80.hostAllowed(request({ host })))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    const origins = ["http://localhost", "http://127.0.0.1", "http://attacker.example"];
+    expect(origins.map((origin) => onPort80.originAllowed(request({ origin })))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
 });

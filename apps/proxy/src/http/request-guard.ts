@@ -15,6 +15,12 @@ function hostPort(host: string, port: number): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
+/** The Host header forms of a name: with the port, and bare on port 80 (browsers omit it). */
+function hostForms(host: string, port: number): string[] {
+  const bare = host.includes(":") ? `[${host}]` : host;
+  return port === 80 ? [hostPort(host, port), bare] : [hostPort(host, port)];
+}
+
 /**
  * Host and Origin checks against DNS rebinding and cross-site requests from browsers. Accepted
  * hosts: the listen address (with every loopback alias when it is a loopback address) and
@@ -30,14 +36,9 @@ export function createRequestGuard(options: {
 }): RequestGuard {
   const names = LOOPBACK_HOSTS.includes(options.host) ? LOOPBACK_HOSTS : [options.host];
   const wildcard = WILDCARD_HOSTS.includes(options.host);
-  const hosts = new Set([
-    ...names.map((name) => hostPort(name, options.port)),
-    ...options.allowedHosts.map((host) => host.toLowerCase()),
-  ]);
-  const origins = new Set([
-    ...names.map((name) => `http://${hostPort(name, options.port)}`),
-    ...options.allowedOrigins,
-  ]);
+  const ownHosts = names.flatMap((name) => hostForms(name, options.port));
+  const hosts = new Set([...ownHosts, ...options.allowedHosts.map((host) => host.toLowerCase())]);
+  const origins = new Set([...ownHosts.map((host) => `http://${host}`), ...options.allowedOrigins]);
   return {
     hostAllowed(request) {
       if (wildcard && options.allowedHosts.length === 0) return true;

@@ -25,8 +25,8 @@ export interface SessionRegistry {
   get(sessionId: string): SessionEntry | undefined;
   /** Forgets a session (it closed itself: DELETE, a failed initialize). */
   remove(sessionId: string): void;
-  /** Closes sessions idle (nothing in flight) for at least idleTimeoutMs. */
-  closeIdle(now: number): Promise<void>;
+  /** Closes sessions idle (nothing in flight) for at least idleTimeoutMs; gives their ids. */
+  closeIdle(now: number): Promise<string[]>;
   /** Closes every session (shutdown). */
   closeAll(): Promise<void>;
 }
@@ -71,6 +71,7 @@ export function createSessionRegistry(options: {
         ([, entry]) => entry.inFlight === 0 && now - entry.lastActive >= options.idleTimeoutMs,
       );
       await Promise.allSettled(idle.map(([id, entry]) => closeEntry(id, entry)));
+      return idle.map(([id]) => id);
     },
     async closeAll() {
       await Promise.allSettled([...sessions].map(([id, entry]) => closeEntry(id, entry)));

@@ -16,10 +16,13 @@ export function formatHelp(version: string): string {
     "options:",
     ...rows,
     `  ${"--config <file.json>".padEnd(34)}options as JSON (same keys; "command": [...] for the child)`,
+    `  ${"".padEnd(34)}env BOUNDED_MCP_CONFIG`,
     `  ${"--help, --version".padEnd(34)}this text, the version`,
     "",
     "Precedence: flags, then the environment, then the config file, then the defaults.",
     "Keys: BOUNDED_MCP_KEYS=[kid:]secret,... (hex 64+ chars) shares ids and cursors between replicas.",
+    "Exit codes: 0 stopped (signal, or the client closed stdin), 1 the upstream could not be",
+    "started (stdio) or an unexpected failure, 2 a bad option.",
     "",
   ].join("\n");
 }

@@ -12,8 +12,11 @@ import { toUpstreamSpec } from "./upstream-spec.js";
 export interface RunningProxy {
   /** The HTTP endpoint URL, or null in stdio mode. */
   readonly url: string | null;
-  /** Resolves when the proxy has stopped (stdio: also when the client closed stdin). */
-  readonly ended: Promise<void>;
+  /**
+   * Resolves with the process exit code once the proxy has stopped: 0 after close() or (stdio)
+   * the client closing stdin, 1 when (stdio) the upstream could not be started or connected.
+   */
+  readonly ended: Promise<number>;
   /** Graceful stop: in-flight calls finish, then sessions, upstreams (children) and the store close. */
   close(): Promise<void>;
 }
@@ -55,14 +58,14 @@ export async function runProxy(
       capabilities: {},
     },
   });
-  let markEnded: () => void = () => {};
-  const ended = new Promise<void>((resolve) => {
+  let markEnded: (code: number) => void = () => {};
+  const ended = new Promise<number>((resolve) => {
     markEnded = resolve;
   });
-  const finish = async () => {
+  const finish = async (code: number) => {
     await relay.close();
     await bounded.dispose();
-    markEnded();
+    markEnded(code);
   };
 
   if (options.listen.kind === "http") {
@@ -83,7 +86,7 @@ export async function runProxy(
       url: http.url,
       ended,
       close: () => {
-        closing ??= http.close().then(finish);
+        closing ??= http.close().then(() => finish(0));
         return closing;
       },
     };
@@ -92,16 +95,32 @@ export async function runProxy(
   const tracked = trackInFlight(new StdioServerTransport());
   const session = await relay.connect(tracked.transport);
   let closing: Promise<void> | undefined;
+  let stopRequested = false;
+  let exitCode = 0;
   const close = () => {
     closing ??= (async () => {
+      // An answer still in flight (a call, or the initialize's upstream error) is sent first.
       await Promise.race([tracked.whenIdle(), delay(SHUTDOWN_GRACE_MS)]);
       await session.close();
-      await finish();
+      await finish(exitCode);
     })();
     return closing;
   };
-  // The client closing stdin (or the session ending otherwise) stops the proxy.
-  process.stdin.once("end", () => void close());
+  const stop = () => {
+    stopRequested = true;
+    return close();
+  };
+  // One client, one upstream: an upstream that cannot be started ends the proxy with code 1,
+  // unless a stop was asked for first (stdin closed before any initialize, a signal).
+  session.ready.catch((error: unknown) => {
+    if (stopRequested) return;
+    exitCode = 1;
+    logger.error("the upstream could not be started: exiting", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    void close();
+  });
+  process.stdin.once("end", () => void stop());
   void session.closed.then(close);
-  return { url: null, ended, close };
+  return { url: null, ended, close: stop };
 }

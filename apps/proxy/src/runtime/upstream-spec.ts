@@ -1,10 +1,15 @@
 import type { UpstreamSpec } from "@bounded-mcp/mcp-adapter";
 import type { UpstreamOptions } from "../options/load-options.js";
 
+/** The proxy's own variables, never handed to the child (BOUNDED_MCP_KEYS is the MAC key ring). */
+const PROXY_VARIABLE = /^(BOUNDED_MCP_|MCP_RESPONSE_)/;
+
 /**
- * The relay's upstream from the proxy's options. A child process inherits the proxy's whole
+ * The relay's upstream from the proxy's options. A child process inherits the proxy's
  * environment (API keys, PATH): a proxy is configured where its upstream is, and MCP client
  * configurations set variables on the proxy's command, meaning them for the server behind it.
+ * The proxy's own settings (`BOUNDED_MCP_*`, `MCP_RESPONSE_*`) are left out: the key ring signs
+ * artifact ids and cursors, and the server behind the proxy has no use for any of them.
  */
 export function toUpstreamSpec(
   upstream: UpstreamOptions,
@@ -15,7 +20,7 @@ export function toUpstreamSpec(
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(environment)) {
-    if (value !== undefined) env[name] = value;
+    if (value !== undefined && !PROXY_VARIABLE.test(name)) env[name] = value;
   }
   return { kind: "stdio", command: upstream.command, args: upstream.args, env };
 }

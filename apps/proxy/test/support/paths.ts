@@ -18,3 +18,6 @@ export const SERVER_FILESYSTEM = fileURLToPath(
     import.meta.url,
   ),
 );
+
+/** A --hooks module that writes to console.log (stdout, unless the proxy redirects it). */
+export const CHATTY_HOOKS = fileURLToPath(new URL("./chatty-hooks.mjs", import.meta.url));

@@ -10,6 +10,8 @@ export interface HttpProxyProcess {
   readonly child: ChildProcess;
   /** Everything the proxy wrote to stderr so far. */
   stderr(): string;
+  /** Resolves once the proxy has written `text` to stderr (at once if it already has). */
+  logged(text: string): Promise<void>;
   /** Resolves with the exit code (or signal name) once the process has ended. */
   readonly exited: Promise<number | string>;
   /** SIGTERM, then waits for the exit. */
@@ -38,6 +40,20 @@ export async function startHttpProxy(
   const exited = new Promise<number | string>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
   );
+  const logged = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!stderr.includes(text)) return false;
+        child.stderr.off("data", check);
+        resolve();
+        return true;
+      };
+      if (check()) return;
+      child.stderr.on("data", check);
+      void exited.then(() => {
+        if (!check()) reject(new Error(`proxy exited without logging ${text}: ${stderr}`));
+      });
+    });
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
@@ -53,6 +69,7 @@ export async function startHttpProxy(
     url,
     child,
     stderr: () => stderr,
+    logged,
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
