@@ -1,25 +1,30 @@
 import { describe, expect, it } from "vitest";
 import * as core from "../index.js";
 
-describe("@bounded-mcp/query-core engine surface", () => {
-  it("exports the query engine and pointer functions agreed in the cross-package API", () => {
-    const names = [
-      "runQuery",
-      "computeViewHash",
-      "parsePointer",
-      "formatPointer",
-      "resolvePointer",
-    ];
+describe("@bounded-mcp/query-core public surface", () => {
+  it("exports exactly the runtime names of the agreed cross-package API, nothing internal", () => {
     expect(
       Object.fromEntries(
-        names.map((name) => [name, typeof (core as Record<string, unknown>)[name]]),
+        Object.keys(core)
+          .sort()
+          .map((name) => [name, typeof (core as Record<string, unknown>)[name]]),
       ),
     ).toEqual({
-      runQuery: "function",
+      KeyRingError: "function",
+      TEXT_RESPONSE_ROOT: "string",
+      analyzeDocument: "function",
+      compactPreview: "function",
       computeViewHash: "function",
-      parsePointer: "function",
+      createBoundedEnvelope: "function",
+      createKeyRing: "function",
+      decodeCursor: "function",
+      encodeCursor: "function",
       formatPointer: "function",
+      parseKeyRing: "function",
+      parsePointer: "function",
       resolvePointer: "function",
+      runQuery: "function",
+      textToDocument: "function",
     });
   });
 });

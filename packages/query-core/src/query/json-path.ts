@@ -11,6 +11,24 @@ const MAX_CACHED_EXPRESSIONS = 512;
 interface JsonPathMatch {
   pointer: string;
   value: unknown;
+  parent: unknown;
+  parentProperty: string | number | null;
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * jsonpath-plus also reads what is no JSON member: an array's or a string's `length`, a string's
+ * characters (`$.name[0]`). Such a row's pointer resolves on nothing, so it is dropped.
+ */
+function isJsonMember(match: JsonPathMatch): boolean {
+  if (match.value === undefined || typeof match.parent === "string") return false;
+  const property = match.parentProperty;
+  return !(
+    Array.isArray(match.parent) &&
+    typeof property === "string" &&
+    !ARRAY_INDEX.test(property)
+  );
 }
 
 function refuse(jsonPath: string, why: string, cause?: unknown): ContractError {
@@ -49,9 +67,7 @@ export function selectJsonPathRows(document: unknown, jsonPath: string): Record<
   if (matches === undefined) {
     return jsonPath.trim() === "$" ? [createRow("", document)] : [];
   }
-  return matches
-    .filter((match) => match.value !== undefined)
-    .map((match) => createRow(match.pointer, match.value));
+  return matches.filter(isJsonMember).map((match) => createRow(match.pointer, match.value));
 }
 
 function createRow(pointer: string, value: unknown): Record<string, unknown> {

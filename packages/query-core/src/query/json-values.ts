@@ -54,8 +54,18 @@ export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
-/** The byte length of a value's compact JSON as it goes on the wire (0 for undefined). */
+/**
+ * The byte length of a value's compact JSON as it goes on the wire (0 for undefined). A value
+ * nested too deeply for JSON.stringify (thousands of levels) measures as Infinity, so the page
+ * cutter compacts it (compaction is depth-limited) instead of the query failing.
+ */
 export function jsonBytes(value: unknown): number {
-  const text = JSON.stringify(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) return Number.POSITIVE_INFINITY;
+    throw error;
+  }
   return text === undefined ? 0 : utf8Length(text);
 }

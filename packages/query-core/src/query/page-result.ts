@@ -233,13 +233,19 @@ export function buildPage(spec: PageSpec): QueryResult {
       const keyBytes = key === undefined ? 0 : utf8Length(JSON.stringify(key)) + 1;
       const current = jsonBytes(draft.values[0]);
       const overshoot = outcome.bytes - spec.inlineBytes;
-      draft.values[0] = compactPreview(draft.values[0], Math.max(0, current - overshoot - 16));
-      draft.used = keyBytes + jsonBytes(draft.values[0]);
+      const compacted = compactPreview(draft.values[0], Math.max(0, current - overshoot - 16));
+      const compactedBytes = jsonBytes(compacted);
+      draft.values[0] = compacted;
+      draft.used = keyBytes + compactedBytes;
       if (!draft.compacted) {
         draft.compacted = true;
         draft.warnings = reserved.warnings;
       }
-      if (current <= 16) break;
+      // The tiny marker cannot shrink further: stop (the metadata alone is then over budget).
+      if (compactedBytes >= current) {
+        outcome = finish(spec, draft);
+        break;
+      }
     }
     outcome = finish(spec, draft);
   }

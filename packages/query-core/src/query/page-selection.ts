@@ -5,16 +5,11 @@ import { planDescribe } from "./describe.js";
 import { applyFilters } from "./filters.js";
 import { createRecord, isJsonObject } from "./json-values.js";
 import { buildPage, type PageSpec } from "./page-result.js";
-import {
-  type CollectionPlan,
-  type PlanNotes,
-  suggestedFieldError,
-  unresolvedFields,
-  unresolvedFilterPath,
-} from "./plan-collection.js";
+import { suggestedFieldError, unresolvedFields, unresolvedFilterPath } from "./path-errors.js";
+import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
-import { searchText } from "./text-search.js";
+import { type SearchRoot, searchText } from "./text-search.js";
 
 /** What every page of one request shares: who asks, the offset, the page size and the cursor maker. */
 export type PageBase = Pick<
@@ -255,6 +250,13 @@ export function pagePlain(selection: SelectedValue, base: PageBase, notes: PlanN
   });
 }
 
+/** responseMeta.inferredResponsePath of a selection found below responseRoot, when it was. */
+function inferredOf(selection: SelectedValue): Partial<PageSpec> {
+  return selection.inferredResponsePath === undefined
+    ? {}
+    : { inferredResponsePath: selection.inferredResponsePath };
+}
+
 /** Answers describe: the shape of the selection, its key list paged by keys. */
 export function pageDescribe(
   selection: SelectedValue,
@@ -275,10 +277,30 @@ export function pageDescribe(
     elementAt: (index) => ({ value: plan.keyAt(index), pointer: selection.pointer }),
     compactionReason: "item_size_limit",
     matchLimited: false,
-    ...(selection.inferredResponsePath === undefined
-      ? {}
-      : { inferredResponsePath: selection.inferredResponsePath }),
+    ...inferredOf(selection),
   });
+}
+
+/**
+ * The jsonPath rows a text search walks: each pointer once, and no row inside another row (as
+ * `$..*` selects), so every string is searched, and counted, once.
+ */
+function outermostRows(rows: readonly Record<string, unknown>[]): SearchRoot[] {
+  const pointers = new Set(rows.map((row) => row.pointer as string));
+  const roots: SearchRoot[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const pointer = row.pointer as string;
+    if (seen.has(pointer)) continue;
+    seen.add(pointer);
+    let inside = false;
+    for (let cut = pointer.lastIndexOf("/"); cut >= 0 && !inside; ) {
+      inside = pointers.has(pointer.slice(0, cut));
+      cut = cut === 0 ? -1 : pointer.lastIndexOf("/", cut - 1);
+    }
+    if (!inside) roots.push({ pointer, value: row.value });
+  }
+  return roots;
 }
 
 /** Answers textSearch: match contexts under the selection (or the jsonPath rows), paged by matches. */
@@ -292,9 +314,7 @@ export function pageTextSearch(
   const search = request.textSearch as NonNullable<QueryRequest["textSearch"]>;
   const count = Math.min(base.pageSize, context.limits.textSearchMatchesPerPage);
   const roots =
-    rows === null
-      ? [{ pointer: selection.pointer, value: selection.value }]
-      : rows.map((row) => ({ pointer: row.pointer as string, value: row.value }));
+    rows === null ? [{ pointer: selection.pointer, value: selection.value }] : outermostRows(rows);
   const outcome = searchText(roots, {
     query: search.query,
     caseSensitive: search.caseSensitive ?? false,
@@ -315,8 +335,6 @@ export function pageTextSearch(
     },
     compactionReason: "item_size_limit",
     matchLimited: true,
-    ...(selection.inferredResponsePath === undefined
-      ? {}
-      : { inferredResponsePath: selection.inferredResponsePath }),
+    ...inferredOf(selection),
   });
 }

@@ -10,6 +10,7 @@ import {
 } from "./compiled-path.js";
 import { type CompiledFilter, compileFilters } from "./filters.js";
 import { createRecord, isJsonObject } from "./json-values.js";
+import { unresolvedFields, where } from "./path-errors.js";
 import type { SelectedValue } from "./select-path.js";
 
 /** How a selection is answered when fields, filters or objectMode apply. */
@@ -39,11 +40,6 @@ const MAX_CANDIDATES = 30;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** A pointer as a message names it: quoted, or "the document root" for "". */
-function where(pointer: string): string {
-  return pointer === "" ? "the document root" : `"${pointer}"`;
 }
 
 function arrayChildren(object: Record<string, unknown>): string[] {
@@ -109,6 +105,20 @@ function suggestEntriesRequest(
   return suggested;
 }
 
+/** When a path names one of the keyed object's entries, how to read that entry instead. */
+function entryHint(
+  pointer: string,
+  object: Record<string, unknown>,
+  paths: readonly CompiledPath[],
+): string {
+  const named = paths.find(
+    (path) => path.tokens[0] !== undefined && Object.hasOwn(object, path.tokens[0]),
+  );
+  if (named === undefined) return "";
+  const entry = `${pointer}/${escapePointerToken(named.tokens[0] as string)}`;
+  return ` "${named.label}" names the entry "${entry}": to read that entry itself, send responsePath "${entry}" instead.`;
+}
+
 function candidatesOf(base: string, keys: readonly string[]): string[] {
   return keys.slice(0, MAX_CANDIDATES).map((key) => `${base}/${escapePointerToken(key)}`);
 }
@@ -156,7 +166,7 @@ function planObject(
   if (!recoverable && isKeyedObject(object, arrayKeys)) {
     throw new ContractError({
       code: "OBJECT_MODE_REQUIRED",
-      message: `${capitalize(where(selection.pointer))} is a keyed object (its entries are objects), so fields and filters apply to its entries: send details.suggestedRequest (objectMode "entries", paths under /value, the entry name as /key).`,
+      message: `${capitalize(where(selection.pointer))} is a keyed object (its entries are objects), so fields and filters apply to its entries: send details.suggestedRequest (objectMode "entries", paths under /value, the entry name as /key).${entryHint(selection.pointer, object, [...fields, ...filters.map((filter) => filter.path)])}`,
       details: {
         suggestedRequest: suggestEntriesRequest(request, selection, object, fields, filters),
       },
@@ -232,92 +242,6 @@ function planWithoutCollection(
     });
   }
   throw unresolvedFields(fields, [object], selection.pointer);
-}
-
-function sampleKeys(items: readonly unknown[]): string[] {
-  const keys = new Set<string>();
-  for (const item of items.slice(0, 20)) {
-    if (!isJsonObject(item)) continue;
-    for (const key of Object.keys(item)) {
-      if (keys.size >= MAX_CANDIDATES) return [...keys];
-      keys.add(key);
-    }
-  }
-  return [...keys];
-}
-
-/**
- * INVALID_FIELD_PATH with `suggestedField` when a literal field is a key of no item but its
- * pointer form `/field` resolves (never silently changing its meaning); null when none does.
- */
-export function suggestedFieldError(
-  fields: readonly CompiledPath[],
-  items: readonly unknown[],
-  pointer: string,
-): ContractError | null {
-  for (const field of fields) {
-    if (!field.literal) continue;
-    const asPointer = compileFieldOrNull(`/${field.label}`);
-    if (asPointer !== null && resolvesOnAny(items, null, asPointer)) {
-      return new ContractError({
-        code: "INVALID_FIELD_PATH",
-        message: `Field "${field.label}" is not a key of the items of ${where(pointer)}, but "/${field.label}" resolves: a field without a leading "/" is a literal key. Did you mean "/${field.label}"?`,
-        details: { field: field.label, suggestedField: `/${field.label}` },
-      });
-    }
-  }
-  return null;
-}
-
-/** INVALID_FIELD_PATH when no field resolves on any item: a suggestion, else the item keys. */
-export function unresolvedFields(
-  fields: readonly CompiledPath[],
-  items: readonly unknown[],
-  pointer: string,
-  fixedItemKeys?: string[],
-): ContractError {
-  const suggestion =
-    fixedItemKeys === undefined ? suggestedFieldError(fields, items, pointer) : null;
-  if (suggestion !== null) return suggestion;
-  const itemKeys = fixedItemKeys ?? sampleKeys(items);
-  const first = fields[0]?.label ?? "";
-  return new ContractError({
-    code: "INVALID_FIELD_PATH",
-    message: `No field matched any property of the items of ${where(pointer)} (first: "${first}"). Fields are literal keys (e.g. "id") or pointers relative to each item (e.g. "/parameters/jsCode"). Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}.`,
-    details: { field: first, itemKeys },
-  });
-}
-
-/** FILTER_PATH_UNRESOLVED for a filter path that resolves on no item, with the item keys. */
-export function unresolvedFilterPath(
-  path: CompiledPath,
-  items: readonly unknown[],
-  pointer: string,
-  fixedItemKeys?: string[],
-): ContractError {
-  const itemKeys = fixedItemKeys ?? sampleKeys(items);
-  const details: Record<string, unknown> = { path: path.label, itemKeys };
-  if (path.literal && fixedItemKeys === undefined) {
-    const asPointer = compileFieldOrNull(`/${path.label}`);
-    if (asPointer !== null && resolvesOnAny(items, null, asPointer)) {
-      details.suggestedPath = `/${path.label}`;
-    }
-  }
-  const hint =
-    details.suggestedPath === undefined ? "" : ` Did you mean "${String(details.suggestedPath)}"?`;
-  return new ContractError({
-    code: "FILTER_PATH_UNRESOLVED",
-    message: `Filter path "${path.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}. Use op "exists" with value false to select items without it.`,
-    details,
-  });
-}
-
-function compileFieldOrNull(field: string): CompiledPath | null {
-  try {
-    return compileField(field);
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -27,6 +27,16 @@ export interface SearchOptions {
 
 const REGEXP_SYNTAX = /[.*+?^${}()|[\]\\]/g;
 
+function isHighSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
 function createMatch(
   pointer: string,
   text: string,
@@ -44,6 +54,9 @@ function createMatch(
     end = Math.min(text.length, start + contextChars);
     start = Math.max(0, end - contextChars);
   }
+  // Never cut a surrogate pair: the context shrinks by one code unit at a split edge.
+  if (start < offset && isLowSurrogate(text, start) && isHighSurrogate(text, start - 1)) start += 1;
+  if (end - 1 > start && isHighSurrogate(text, end - 1) && isLowSurrogate(text, end)) end -= 1;
   const match = createRecord();
   match.pointer = pointer;
   match.offset = offset;
