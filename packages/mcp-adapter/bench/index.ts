@@ -2,7 +2,7 @@
 // in-process (measure, store, preview) with the memory and the fs store, the first query on a
 // cold artifact (fs store, no parse cache), a warm filtered and projected page, and peak RSS while
 // bounding, each against one JSON.parse of the same text measured in the same process.
-// Each size runs in its own process. Run: pnpm --filter @bounded-mcp/mcp-adapter build && pnpm bench
+// Each size runs in its own processes (timing: bench/run-size.ts; peak RSS: bench/peak-rss.mjs). Run: pnpm --filter @bounded-mcp/mcp-adapter build && pnpm bench
 // (sizes can be given: pnpm bench 10 50).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +19,8 @@ interface TimingFigures {
   boundFs: number;
   coldQuery: number;
   warmQuery: number;
+  /** Medians of per-round ratios to JSON.parse (warmQuery: to the median JSON.parse). */
+  ratios: { boundMemory: number; boundFs: number; coldQuery: number; warmQuery: number };
 }
 
 interface PeakFigures {
@@ -29,13 +31,20 @@ interface PeakFigures {
 const sizes = process.argv.slice(2).map(Number);
 const script = fileURLToPath(new URL("./run-size.ts", import.meta.url));
 
-function runChild<T>(file: string, mode: "timing" | "peak"): T {
+const peakScript = fileURLToPath(new URL("./peak-rss.mjs", import.meta.url));
+
+/** Runs one child process and returns its last stdout line, parsed. */
+function runChild<T>(argumentsList: string[], what: string): T {
   const child = spawnSync(
     process.execPath,
-    ["--expose-gc", "--max-old-space-size=12000", "--import", "tsx", script, file, mode],
-    { encoding: "utf8", maxBuffer: 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] },
+    ["--expose-gc", "--max-old-space-size=12000", ...argumentsList],
+    {
+      encoding: "utf8",
+      maxBuffer: 1024 * 1024,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
-  if (child.status !== 0) throw new Error(`the ${mode} run on ${file} failed (${child.status})`);
+  if (child.status !== 0) throw new Error(`${what} failed (${child.status})`);
   return JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "") as T;
 }
 
@@ -45,8 +54,8 @@ function runSize(mebibytes: number): TimingFigures & PeakFigures {
   try {
     writeFileSync(file, generatePayloadText(mebibytes * 1024 * 1024).text);
     return {
-      ...runChild<PeakFigures>(file, "peak"),
-      ...runChild<TimingFigures>(file, "timing"),
+      ...runChild<PeakFigures>([peakScript, file], `the peak RSS run on ${file}`),
+      ...runChild<TimingFigures>(["--import", "tsx", script, file], `the timing run on ${file}`),
     };
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -54,20 +63,21 @@ function runSize(mebibytes: number): TimingFigures & PeakFigures {
 }
 
 const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}x`;
+const times = (value: number) => `${value.toFixed(2)}x`;
 const rows = [];
 for (const mebibytes of sizes.length > 0 ? sizes : [10, 50, 200]) {
   const figures = runSize(mebibytes);
   rows.push({
     payload: formatBytes(figures.payloadBytes),
     "JSON.parse (baseline)": formatMs(figures.parse),
-    "bound, memory store": `${formatMs(figures.boundMemory)} (${ratio(figures.boundMemory, figures.parse)})`,
-    "bound, fs store": `${formatMs(figures.boundFs)} (${ratio(figures.boundFs, figures.parse)})`,
-    "cold first query, fs": `${formatMs(figures.coldQuery)} (${ratio(figures.coldQuery, figures.parse)})`,
-    "warm filtered page": `${formatMs(figures.warmQuery)} (${ratio(figures.warmQuery, figures.parse)})`,
+    "bound, memory store": `${formatMs(figures.boundMemory)} (${times(figures.ratios.boundMemory)})`,
+    "bound, fs store": `${formatMs(figures.boundFs)} (${times(figures.ratios.boundFs)})`,
+    "cold first query, fs": `${formatMs(figures.coldQuery)} (${times(figures.ratios.coldQuery)})`,
+    "warm filtered page": `${formatMs(figures.warmQuery)} (${times(figures.ratios.warmQuery)})`,
     "peak RSS bounding": `${formatBytes(figures.peakRss)} (${ratio(figures.peakRss, figures.payloadBytes)} payload; +${ratio(figures.peakRss - figures.rssBefore, figures.payloadBytes)} over before)`,
   });
 }
 printTable(
-  "mcp-adapter bounding (medians; ratios to JSON.parse of the same text, RSS to payload bytes)",
+  "mcp-adapter bounding (medians; ratios: medians of per-round ratios to JSON.parse of the same text; RSS to payload bytes)",
   rows,
 );

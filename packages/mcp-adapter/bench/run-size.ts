@@ -1,9 +1,9 @@
-// One size of the bounding benchmark, in its own process (fresh heap, its own peak RSS), on a
-// payload file written by bench/index.ts. Mode "peak": peak RSS while bounding once, from a
-// process that holds only the payload text. Mode "timing": medians of every figure, each timed
-// run starting after a full garbage collection. Prints one JSON line.
-// Usage: node --expose-gc --max-old-space-size=12000 --import tsx bench/run-size.ts <file> <mode>
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The timings of one size of the bounding benchmark, in its own process (fresh heap), on a payload
+// file written by bench/index.ts: medians of every figure, each timed run starting after a full
+// garbage collection; parse, bounding and the cold query are timed in interleaved rounds. Peak
+// RSS is measured by bench/peak-rss.mjs. Prints one JSON line.
+// Usage: node --expose-gc --max-old-space-size=12000 --import tsx bench/run-size.ts <file>
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measure, summarize } from "@bounded-mcp/bench-utils";
@@ -15,18 +15,9 @@ import { type BoundedMcp, createBoundedMcp } from "../dist/index.js";
 const MEBIBYTE = 1024 * 1024;
 const KEYS = `bench:${"cd".repeat(32)}`;
 const file = process.argv[2] ?? "";
-const mode = process.argv[3] === "peak" ? "peak" : "timing";
 
 function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
-}
-
-/** VmHWM (peak RSS) and VmRSS of this process, in bytes (Linux). */
-function memoryStatus(): { peak: number; current: number } {
-  const status = readFileSync("/proc/self/status", "utf8");
-  const kib = (name: string) =>
-    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { peak: kib("VmHWM"), current: kib("VmRSS") };
 }
 
 function adapter(artifactStore: ArtifactStore, parseCacheBytes?: number): BoundedMcp {
@@ -55,47 +46,73 @@ function artifactIdOf(result: CallToolResult): string {
     .artifact.id;
 }
 
-async function peak(text: string): Promise<void> {
-  const result: CallToolResult = { content: [{ type: "text", text }] };
+/** Milliseconds one call of `work` takes, after a full garbage collection and the untimed `setup`. */
+async function timeOnce<S>(
+  setup: () => S | Promise<S>,
+  work: (state: S) => unknown,
+): Promise<number> {
+  const state = await setup();
   collectGarbage();
-  const rssBefore = memoryStatus().current;
-  writeFileSync("/proc/self/clear_refs", "5");
-  const bounded = adapter(memoryStore());
-  await bounded.boundResult(result);
-  const peakRss = memoryStatus().peak;
-  await bounded.dispose();
-  process.stdout.write(`${JSON.stringify({ rssBefore, peakRss })}\n`);
+  // Lets the collector's concurrent sweeping finish, so the timed call does not pay for it.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const start = performance.now();
+  await work(state);
+  return performance.now() - start;
 }
 
 async function timing(text: string): Promise<void> {
   const payloadBytes = Buffer.byteLength(text);
   const mebibytes = payloadBytes / MEBIBYTE;
-  const runs = mebibytes >= 200 ? 3 : mebibytes >= 50 ? 5 : 9;
+  const runs = mebibytes >= 200 ? 5 : mebibytes >= 50 ? 7 : 11;
   const warmup = mebibytes >= 200 ? 1 : 2;
   const result = (): CallToolResult => ({ content: [{ type: "text", text }] });
-  const setup = () => collectGarbage();
-
-  const parse = summarize(await measure(() => JSON.parse(text), { runs, warmup, setup })).median;
-  collectGarbage();
-
-  const boundWith = async (store: () => ArtifactStore) => {
-    const bounded = adapter(store());
-    const samples = await measure(() => bounded.boundResult(result()), { runs, warmup, setup });
-    await bounded.dispose();
-    collectGarbage();
-    return summarize(samples).median;
-  };
-  const boundMemory = await boundWith(memoryStore);
-  const boundFs = await boundWith(fsStore);
 
   // Cold first query: fs store, parse cache disabled, so every query reads and parses the file.
   const cold = adapter(fsStore(), 0);
   const coldId = artifactIdOf(await cold.boundResult(result()));
-  collectGarbage();
   const firstPage = { artifactId: coldId, responsePath: "/data/items", pageSize: 20 };
-  const coldQuery = summarize(
-    await measure(() => cold.callQueryTool(firstPage), { runs, warmup: 0, setup }),
-  ).median;
+
+  // Interleaved rounds (parse, bound with memory, bound with fs, cold query), so a change of the
+  // machine's load during the run moves the baseline and the figures alike. Each bound starts
+  // from a fresh adapter and store (made untimed), so its heap holds no earlier copy of the
+  // document, like the JSON.parse baseline's.
+  let previous: BoundedMcp | undefined;
+  const fresh = async (store: () => ArtifactStore) => {
+    await previous?.dispose();
+    previous = adapter(store());
+    return previous;
+  };
+  const samples = {
+    parse: [] as number[],
+    boundMemory: [] as number[],
+    boundFs: [] as number[],
+    coldQuery: [] as number[],
+  };
+  for (let round = 0; round < warmup + runs; round += 1) {
+    const parse = await timeOnce(
+      () => undefined,
+      () => JSON.parse(text),
+    );
+    const boundMemory = await timeOnce(
+      () => fresh(memoryStore),
+      (bounded) => bounded.boundResult(result()),
+    );
+    const boundFs = await timeOnce(
+      () => fresh(fsStore),
+      (bounded) => bounded.boundResult(result()),
+    );
+    await previous?.dispose();
+    previous = undefined;
+    const coldQuery = await timeOnce(
+      () => undefined,
+      () => cold.callQueryTool(firstPage),
+    );
+    if (round < warmup) continue;
+    samples.parse.push(parse);
+    samples.boundMemory.push(boundMemory);
+    samples.boundFs.push(boundFs);
+    samples.coldQuery.push(coldQuery);
+  }
   await cold.dispose();
   collectGarbage();
 
@@ -114,16 +131,36 @@ async function timing(text: string): Promise<void> {
   };
   const check = await warm.callQueryTool(filtered);
   if (check.isError === true) throw new Error(JSON.stringify(check.structuredContent));
+  const setup = async () => {
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  };
   const warmQuery = summarize(
-    await measure(() => warm.callQueryTool(filtered), { runs: 5, warmup: 1, setup }),
+    await measure(() => warm.callQueryTool(filtered), { runs: 9, warmup: 2, setup }),
   ).median;
   await warm.dispose();
 
   for (const dir of fsDirectories) rmSync(dir, { recursive: true, force: true });
-  process.stdout.write(
-    `${JSON.stringify({ payloadBytes, parse, boundMemory, boundFs, coldQuery, warmQuery })}\n`,
-  );
+  const parse = summarize(samples.parse).median;
+  // The ratio of a figure is the median of its per-round ratios to that round's JSON.parse.
+  const ratioOf = (values: number[]) =>
+    summarize(values.map((value, index) => value / (samples.parse[index] ?? Number.NaN))).median;
+  const figures = {
+    payloadBytes,
+    parse,
+    boundMemory: summarize(samples.boundMemory).median,
+    boundFs: summarize(samples.boundFs).median,
+    coldQuery: summarize(samples.coldQuery).median,
+    warmQuery,
+    ratios: {
+      boundMemory: ratioOf(samples.boundMemory),
+      boundFs: ratioOf(samples.boundFs),
+      coldQuery: ratioOf(samples.coldQuery),
+      warmQuery: warmQuery / parse,
+    },
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
 const text = readFileSync(file, "utf8");
-await (mode === "peak" ? peak(text) : timing(text));
+await timing(text);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   type ArtifactRef,
   type BoundedEnvelope,
@@ -20,8 +19,10 @@ import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
+import { startEncodingPayload } from "./encode-payload.js";
 import { measureResult } from "./measure.js";
-import { extractPayload, type Payload } from "./payload.js";
+import { type Payload, parsePayload, selectPayloadText } from "./payload.js";
+import { resolvePreview } from "./preview-override.js";
 
 /** What a preview hook receives: the parsed payload of one oversized result. */
 export interface PreviewInput {
@@ -33,7 +34,9 @@ export interface PreviewInput {
 /**
  * Reshapes a payload for the preview (an n8n workflow as its node list, say); return undefined
  * for the generic preview. The returned value is compacted to fit previewBytes like any other,
- * and must be deterministic (no clock, no randomness) so prompt caches stay valid.
+ * and must be deterministic (no clock, no randomness) so prompt caches stay valid. Return
+ * `createPreviewOverride({preview?, primaryPaths?, sourceTruncated?})` to also set the artifact's
+ * primaryPaths or sourceTruncated. It runs before the payload is stored.
  */
 export type PreviewHook = (input: PreviewInput) => unknown;
 
@@ -135,20 +138,34 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     context: BoundContext,
     structuredJson: string | undefined,
   ): Promise<CallToolResult> => {
-    const payload = extractPayload(result, structuredJson);
-    const body = Buffer.from(payload.text, "utf8");
-    if (body.byteLength > limits.artifactMaxBytes) {
+    const source = selectPayloadText(result, structuredJson);
+    const byteLength = Buffer.byteLength(source.text);
+    if (byteLength > limits.artifactMaxBytes) {
       const failure = {
         code: "ARTIFACT_TOO_LARGE",
-        byteLength: body.byteLength,
+        byteLength,
         limit: limits.artifactMaxBytes,
       } as const;
-      return fail(result, failure, payload, body.byteLength);
+      return fail(result, failure, parsePayload(source), byteLength);
     }
-    const sha256 = createHash("sha256").update(body).digest("hex");
+    // Encoded once, before the parse (the Buffer's external memory may start a garbage
+    // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
+    // on a helper thread while this one parses.
+    const encoding = startEncodingPayload(source.text, byteLength);
+    const payload = parsePayload(source);
+    const body = encoding.body;
+    const sha256 = await encoding.sha256;
     const scope = await dependencies.findScope(context);
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);
+    const { preview, primaryPaths, sourceTruncated } = resolvePreview(
+      dependencies.preview?.({
+        toolName: context.toolName,
+        document: payload.document,
+        mediaType: payload.mediaType,
+      }),
+      analysis,
+    );
     const responseRoot =
       payload.mediaType === "text/plain" ? TEXT_RESPONSE_ROOT : analysis.responseRoot;
     let expiresAt: number;
@@ -157,47 +174,43 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         id,
         scopeHash: scope.hash,
         body,
+        handOver: true,
         sha256,
         mediaType: payload.mediaType,
         document: payload.document,
         responseRoot,
-        primaryPaths: analysis.primaryPaths,
-        sourceTruncated: analysis.sourceTruncated,
+        primaryPaths,
+        sourceTruncated,
         toolName: context.toolName,
       });
       expiresAt = meta.expiresAt;
     } catch (error) {
       logger.error("the artifact store failed to keep an oversized result", {
         tool: context.toolName,
-        byteLength: body.byteLength,
+        byteLength,
         error: error instanceof Error ? error.message : String(error),
       });
-      return fail(result, { code: "ARTIFACT_STORE_UNAVAILABLE" }, payload, body.byteLength);
+      return fail(result, { code: "ARTIFACT_STORE_UNAVAILABLE" }, payload, byteLength);
     }
     const uri = dependencies.artifactUri?.(id);
     const artifact: ArtifactRef = {
       id,
       ...(uri === undefined ? {} : { uri }),
       mediaType: payload.mediaType,
-      byteLength: body.byteLength,
+      byteLength,
       sha256,
       expiresAt: new Date(expiresAt).toISOString(),
       queryTool: QUERY_TOOL_NAME,
       responseRoot,
-      primaryPaths: analysis.primaryPaths,
-      sourceTruncated: analysis.sourceTruncated,
+      primaryPaths,
+      sourceTruncated,
     };
-    const reshaped = dependencies.preview?.({
-      toolName: context.toolName,
-      document: payload.document,
-      mediaType: payload.mediaType,
-    });
     const envelope = createBoundedEnvelope({
       document: payload.document,
       artifact,
       success: payloadSuccess(payload.document, result.isError === true),
       previewBytes: limits.previewBytes,
-      ...(reshaped === undefined ? {} : { preview: reshaped }),
+      ...(preview === undefined ? {} : { preview }),
     });
     const link = uri === undefined ? undefined : resourceLink(uri, artifact);
     return envelopeResult(result, envelope, result.isError === true, link);
