@@ -42,14 +42,21 @@ async function main(): Promise<void> {
     process.exit(code);
   };
   const session = await app.relay.connect(new StdioServerTransport());
+  // One client, one child: a child that cannot be started ends the program with code 1 (as
+  // bounded-mcp-proxy does), unless a stop was asked for first.
+  let exitCode = 0;
   session.ready.catch((error: unknown) => {
-    logger.error("n8n-mcp could not be started", { error: String(error) });
+    if (stopping) return;
+    exitCode = 1;
+    logger.error("n8n-mcp could not be started: exiting", {
+      error: error instanceof Error ? error.message : String(error),
+    });
   });
   process.stdin.once("end", () => void stop(0));
   process.once("SIGINT", () => void stop(0));
   process.once("SIGTERM", () => void stop(0));
   await session.closed;
-  await stop(0);
+  await stop(exitCode);
 }
 
 await main();

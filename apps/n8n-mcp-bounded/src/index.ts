@@ -9,6 +9,7 @@ export {
   createN8nPreviewHook,
   N8N_PREVIEWERS,
   type N8nPreviewer,
+  type N8nPreviewHookOptions,
 } from "./previews/n8n-preview-hook.js";
 export {
   createNodeSchemaPreview,
@@ -21,6 +22,7 @@ export {
   CUT_PREVIEW_LINES,
   createSourceCutPreview,
   isCutByN8nMcp,
+  N8N_MCP_CUT_AT,
   N8N_MCP_CUT_MARKER,
 } from "./previews/source-cut.js";
 export { createTemplatesPreview, templatesPaths } from "./previews/templates-preview.js";

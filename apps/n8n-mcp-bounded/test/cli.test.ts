@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,5 +113,53 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
       stderr:
         'n8n-mcp-bounded: bounded-mcp settings refused (1 problem): MCP_RESPONSE_INLINE_BYTES="lots" is not a byte count such as 32768, 32KiB or 64MiB\n',
     });
+  });
+
+  it("ends with code 1, after answering the initialize, when n8n-mcp cannot be started", async () => {
+    // A preload that ends only the n8n-mcp child (its entry is stdio-wrapper.js), never the bin.
+    const preload = join(home, "fail-n8n-mcp.cjs");
+    writeFileSync(
+      preload,
+      'if ((process.argv[1] ?? "").endsWith("stdio-wrapper.js")) process.exit(3);\n',
+    );
+    const bin = spawn(process.execPath, [CLI], {
+      env: testEnvironment({ HOME: home, NODE_OPTIONS: `--require=${preload}` }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderrText = "";
+    bin.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    bin.stderr.on("data", (chunk: Buffer) => {
+      stderrText += chunk.toString("utf8");
+    });
+    const exited = once(bin, "exit");
+    bin.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "claude-desktop", version: "1.0.0" },
+        },
+      })}\n`,
+    );
+    const [code] = await exited;
+    bin.stdin.destroy();
+    expect({ code, answer: JSON.parse(stdout) }).toEqual({
+      code: 1,
+      answer: {
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32603,
+          message: expect.stringContaining('upstream "n8n-mcp" exited with code 3'),
+        },
+      },
+    });
+    expect(stderrText).toContain('"msg":"n8n-mcp could not be started: exiting"');
   });
 });

@@ -1,4 +1,10 @@
-import { createPreviewOverride, type PreviewHook } from "@bounded-mcp/mcp-adapter";
+import {
+  createPreviewOverride,
+  type Logger,
+  type PreviewHook,
+  type PreviewInput,
+  SILENT_LOGGER,
+} from "@bounded-mcp/mcp-adapter";
 import { createExecutionsPreview, executionsPaths } from "./executions-preview.js";
 import { createNodeSchemaPreview, nodeSchemaPaths } from "./node-schema-preview.js";
 import { createSourceCutPreview, isCutByN8nMcp } from "./source-cut.js";
@@ -19,28 +25,48 @@ export const N8N_PREVIEWERS: Readonly<Record<string, N8nPreviewer>> = Object.fre
   search_templates: { preview: createTemplatesPreview, paths: templatesPaths },
 });
 
+/** Options of {@link createN8nPreviewHook}. */
+export interface N8nPreviewHookOptions {
+  /** Told (warn) when a previewer fails on a payload; silent by default. */
+  logger?: Logger;
+}
+
+function previewN8nPayload({ toolName, document, mediaType }: PreviewInput): unknown {
+  if (mediaType === "text/plain") {
+    return isCutByN8nMcp(document)
+      ? createPreviewOverride({
+          preview: createSourceCutPreview(document as { lines: string[] }),
+          sourceTruncated: true,
+        })
+      : undefined;
+  }
+  if (toolName === undefined || !Object.hasOwn(N8N_PREVIEWERS, toolName)) return undefined;
+  const previewer = N8N_PREVIEWERS[toolName] as N8nPreviewer;
+  const preview = previewer.preview(document);
+  if (preview === undefined) return undefined;
+  return createPreviewOverride({ preview, primaryPaths: previewer.paths(document) });
+}
+
 /**
- * The adapter preview hook of n8n-mcp-bounded. A text payload ending with n8n-mcp's own cut
- * marker (any tool) is flagged sourceTruncated with a preview saying so; a JSON payload of a tool
- * in N8N_PREVIEWERS gets that tool's preview, and primaryPaths pointing at its collections
- * (nodes and connections, executions, properties and operations, items). Everything else, and a
- * payload whose shape a previewer does not recognise, gets the generic preview. Pure and
+ * The adapter preview hook of n8n-mcp-bounded. A text payload that is exactly n8n-mcp's own cut
+ * (any tool) is flagged sourceTruncated with a preview saying so; a JSON payload of a tool in
+ * N8N_PREVIEWERS gets that tool's preview, and primaryPaths pointing at its collections (nodes
+ * and connections, executions, properties and operations, items). Everything else, a payload
+ * whose shape a previewer does not recognise, and a previewer that throws (logged, never
+ * rethrown: a preview must not cost the user the artifact) get the generic preview. Pure and
  * deterministic.
  */
-export function createN8nPreviewHook(): PreviewHook {
-  return ({ toolName, document, mediaType }) => {
-    if (mediaType === "text/plain") {
-      return isCutByN8nMcp(document)
-        ? createPreviewOverride({
-            preview: createSourceCutPreview(document as { lines: string[] }),
-            sourceTruncated: true,
-          })
-        : undefined;
+export function createN8nPreviewHook(options: N8nPreviewHookOptions = {}): PreviewHook {
+  const logger = options.logger ?? SILENT_LOGGER;
+  return (input) => {
+    try {
+      return previewN8nPayload(input);
+    } catch (error) {
+      logger.warn("the n8n preview failed; the generic preview is used", {
+        tool: input.toolName,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return undefined;
     }
-    if (toolName === undefined || !Object.hasOwn(N8N_PREVIEWERS, toolName)) return undefined;
-    const previewer = N8N_PREVIEWERS[toolName] as N8nPreviewer;
-    const preview = previewer.preview(document);
-    if (preview === undefined) return undefined;
-    return createPreviewOverride({ preview, primaryPaths: previewer.paths(document) });
   };
 }

@@ -6,13 +6,36 @@ export const N8N_MCP_CUT_MARKER = "[Response truncated due to size limits]";
 /** Lines of the cut text shown in its preview. */
 export const CUT_PREVIEW_LINES = 20;
 
+/** Where n8n-mcp cuts (in UTF-16 code units, `substring(0, 999000)`), before adding the marker. */
+export const N8N_MCP_CUT_AT = 999_000;
+
+/** The exact length of a text n8n-mcp cut: the kept prefix, a blank line, the marker. */
+const CUT_TEXT_LENGTH = N8N_MCP_CUT_AT + "\n\n".length + N8N_MCP_CUT_MARKER.length;
+
+function joinedLength(lines: readonly unknown[]): number {
+  let length = lines.length - 1;
+  for (const line of lines) {
+    if (typeof line !== "string") return -1;
+    length += line.length;
+  }
+  return length;
+}
+
 /**
- * Whether a text document (`{"lines": [...]}`, how the adapter stores text) ends with n8n-mcp's
- * own cut marker: the JSON before it is broken, so the payload was stored as text.
+ * Whether a text document (`{"lines": [...]}`, how the adapter stores text, split on "\n" only)
+ * is what n8n-mcp sends after its own cut: exactly 999,000 characters, a blank line and the
+ * marker. The length check keeps a legitimate text that merely ends with the marker line (a
+ * document quoting it, say) from being flagged; the JSON before a real cut is broken, so such a
+ * payload was stored as text.
  */
 export function isCutByN8nMcp(document: unknown): boolean {
   if (!isRecord(document) || !Array.isArray(document.lines)) return false;
-  return document.lines.at(-1) === N8N_MCP_CUT_MARKER;
+  const { lines } = document;
+  return (
+    lines.at(-1) === N8N_MCP_CUT_MARKER &&
+    lines.at(-2) === "" &&
+    joinedLength(lines) === CUT_TEXT_LENGTH
+  );
 }
 
 /**

@@ -3,12 +3,9 @@ import { isRecord, isScalar } from "./json-shapes.js";
 /** The distinct node types of a template, in first-appearance order. */
 function distinctNodeTypes(nodes: unknown): unknown {
   if (!Array.isArray(nodes)) return nodes;
-  const types: unknown[] = [];
-  for (const node of nodes) {
-    const type = isRecord(node) ? node.type : node;
-    if (!types.includes(type)) types.push(type);
-  }
-  return types;
+  const types = new Set<unknown>();
+  for (const node of nodes) types.add(isRecord(node) ? node.type : node);
+  return [...types];
 }
 
 /**

@@ -105,5 +105,21 @@ describe("createWorkflowPreview", () => {
       "/data/nodes",
       "/data/connections",
     ]);
+    expect(workflowPaths({ success: true, data: { workflow } })).toEqual([
+      "/data/workflow/nodes",
+      "/data/workflow/connections",
+    ]);
+  });
+
+  it("points primaryPaths only at what exists: no connections path without a keyed object", () => {
+    const { connections: _connections, ...bare } = generateWorkflow({ id: "w4", nodeCount: 3 });
+    expect(
+      [
+        { success: true, data: bare },
+        { success: true, data: { ...bare, connections: [] } },
+        { success: true, data: { nodes: "not a list" } },
+        { success: false, error: "not found" },
+      ].map(workflowPaths),
+    ).toEqual([["/data/nodes"], ["/data/nodes"], [], []]);
   });
 });

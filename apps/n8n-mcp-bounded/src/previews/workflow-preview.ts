@@ -93,10 +93,16 @@ export function createWorkflowPreview(document: unknown): unknown {
   return workflow === undefined ? undefined : summarizeWorkflow(workflow);
 }
 
-/** The pointers of a workflow payload's nodes and connections, for primaryPaths. */
+/**
+ * The pointers of a workflow payload's nodes and (when it is n8n's keyed object) connections, for
+ * primaryPaths: only pointers that resolve in the stored document.
+ */
 export function workflowPaths(document: unknown): string[] {
-  if (!isRecord(document) || !isRecord(document.data)) return [];
-  const base = Array.isArray(document.data.nodes) ? "/data" : "/data/workflow";
-  if (findWorkflow(document.data) === undefined) return [];
-  return [`${base}/nodes`, `${base}/connections`];
+  if (!isRecord(document)) return [];
+  const workflow = findWorkflow(document.data);
+  if (workflow === undefined) return [];
+  const base = workflow === document.data ? "/data" : "/data/workflow";
+  return isRecord(workflow.connections)
+    ? [`${base}/nodes`, `${base}/connections`]
+    : [`${base}/nodes`];
 }

@@ -62,7 +62,7 @@ export function createN8nMcpBounded(options: N8nMcpBoundedOptions = {}): N8nMcpB
     ...options.settings,
     environment,
     logger,
-    preview: createN8nPreviewHook(),
+    preview: createN8nPreviewHook({ logger }),
     queryToolNote: N8N_QUERY_TOOL_NOTE,
   });
   const relay = createBoundedRelay({
