@@ -1,27 +1,24 @@
 import { BoundedEnvelopeSchema, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PreviewHook, PreviewInput } from "../src/bounding/bound-result.js";
 import { createPreviewOverride } from "../src/bounding/preview-override.js";
-import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
+import { createRecordingLogger } from "../src/logging/recording-logger.js";
 import { itemsPayloadOfSize, jsonTextResult } from "./support/fixtures.js";
-import { type Connection, connectLowLevelServer, createTestAdapter } from "./support/harness.js";
+import { closeAfterEach, connectLowLevelServer, createTestAdapter } from "./support/harness.js";
 
 const CUT_MARKER = "[Response truncated due to size limits]";
 
-let open: { bounded: BoundedMcp; connection: Connection }[] = [];
-afterEach(async () => {
-  for (const { bounded, connection } of open) {
-    await connection.close();
-    await bounded.dispose();
-  }
-  open = [];
-});
+const track = closeAfterEach();
 
-async function serve(result: CallToolResult, preview: PreviewHook) {
-  const bounded = createTestAdapter({ preview });
+async function serve(
+  result: CallToolResult,
+  preview: PreviewHook,
+  logger = createRecordingLogger(),
+) {
+  const bounded = createTestAdapter({ preview, logger });
   const connection = await connectLowLevelServer(bounded, { fixture: { result: () => result } });
-  open.push({ bounded, connection });
+  track(bounded, connection);
   const call = async (name: string, argumentsValue: Record<string, unknown> = {}) =>
     (await connection.client.callTool({ name, arguments: argumentsValue })) as CallToolResult;
   return { call };
@@ -41,6 +38,29 @@ describe("a preview hook", () => {
     expect(envelope.data).toEqual({ preview: "a plain object" });
     expect(envelope.responseMeta.artifact.primaryPaths).toEqual(["/data/items"]);
     expect(envelope.responseMeta.artifact.sourceTruncated).toBe(false);
+  });
+
+  it("falls back to the generic preview and logs a warning when the hook throws", async () => {
+    const logger = createRecordingLogger();
+    const { call } = await serve(
+      jsonTextResult(itemsPayloadOfSize(100_000)),
+      () => {
+        throw new Error("hook bug");
+      },
+      logger,
+    );
+    const result = await call("fixture");
+    expect(result.isError).toBeUndefined();
+    const envelope = BoundedEnvelopeSchema.parse(result.structuredContent);
+    expect(envelope.responseMeta.artifact.primaryPaths).toEqual(["/data/items"]);
+    expect(envelope.data).toMatchObject({ success: true, data: { total: expect.any(Number) } });
+    expect(logger.records.filter((record) => record.level === "warn")).toEqual([
+      {
+        level: "warn",
+        message: "preview hook failed; using the generic preview",
+        fields: { tool: "fixture", error: "hook bug" },
+      },
+    ]);
   });
 
   it("sets primaryPaths and keeps the generic preview with an override that gives no preview", async () => {

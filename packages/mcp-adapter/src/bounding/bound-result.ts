@@ -40,6 +40,24 @@ export interface PreviewInput {
  */
 export type PreviewHook = (input: PreviewInput) => unknown;
 
+/**
+ * The hook's reshaped preview, or undefined (the generic preview) when there is no hook or it
+ * throws: a broken preview hook must never cost the caller a result, so its error is logged once
+ * per call and bounding goes on.
+ */
+function runPreviewHook(dependencies: BounderDependencies, input: PreviewInput): unknown {
+  if (dependencies.preview === undefined) return undefined;
+  try {
+    return dependencies.preview(input);
+  } catch (error) {
+    dependencies.logger.warn("preview hook failed; using the generic preview", {
+      tool: input.toolName,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
+}
+
 /** Per-call facts for bounding: the caller (scope) and, optionally, the tool and its wire size. */
 export interface BoundContext extends ScopeContext {
   /**
@@ -159,7 +177,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);
     const { preview, primaryPaths, sourceTruncated } = resolvePreview(
-      dependencies.preview?.({
+      runPreviewHook(dependencies, {
         toolName: context.toolName,
         document: payload.document,
         mediaType: payload.mediaType,
