@@ -7,11 +7,10 @@ import {
 import { analyzeDocument } from "@bounded-mcp/query-core";
 import { createMemoryStore } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
-import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
+import { describe, expect, it } from "vitest";
 import { itemsPayload, itemsPayloadOfSize, jsonBytes, jsonTextResult } from "./support/fixtures.js";
 import {
-  type Connection,
+  closeAfterEach,
   connectLowLevelServer,
   createTestAdapter,
   TEST_NOW,
@@ -24,14 +23,7 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-let open: { bounded: BoundedMcp; connection: Connection }[] = [];
-afterEach(async () => {
-  for (const { bounded, connection } of open) {
-    await connection.close();
-    await bounded.dispose();
-  }
-  open = [];
-});
+const track = closeAfterEach();
 
 async function serve(
   result: () => CallToolResult,
@@ -39,7 +31,7 @@ async function serve(
 ) {
   const bounded = createTestAdapter(options);
   const connection = await connectLowLevelServer(bounded, { fixture: { result } });
-  open.push({ bounded, connection });
+  track(bounded, connection);
   const call = () =>
     connection.client.callTool({ name: "fixture", arguments: {} }) as Promise<CallToolResult>;
   return { bounded, connection, call };

@@ -9,14 +9,14 @@ import { itemsPayloadOfSize, jsonTextResult } from "./support/fixtures.js";
 import {
   type Connection,
   connect,
-  connectLowLevelServer,
+  connectTwoCallers,
   createTestAdapter,
   TEST_NOW,
+  UNKNOWN_ID,
 } from "./support/harness.js";
 
 const payload = itemsPayloadOfSize(300_000);
 const text = JSON.stringify(payload);
-const UNKNOWN_ID = "AAAAAAAAAAAAAAAAAAAAAAAA";
 
 let bounded: BoundedMcp;
 let connections: Connection[] = [];
@@ -28,14 +28,9 @@ afterEach(async () => {
 
 async function setUp() {
   bounded = createTestAdapter();
-  const tools = { fixture: { result: () => jsonTextResult(payload) } };
-  const alice = await connectLowLevelServer(bounded, tools, { sessionId: "alice" });
-  const bob = await connectLowLevelServer(bounded, tools, { sessionId: "bob" });
-  connections.push(alice, bob);
-  const result = await alice.client.callTool({ name: "fixture", arguments: {} });
-  const id = (result.structuredContent as { responseMeta: { artifact: { id: string } } })
-    .responseMeta.artifact.id;
-  return { alice, bob, id };
+  const callers = await connectTwoCallers(bounded, payload);
+  connections.push(callers.alice, callers.bob);
+  return callers;
 }
 
 async function readError(connection: Connection, uri: string) {

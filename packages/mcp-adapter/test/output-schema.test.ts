@@ -1,12 +1,11 @@
 import { BoundedEnvelopeSchema, BoundedErrorSchema } from "@bounded-mcp/contract";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
 import { itemsPayloadOfSize } from "./support/fixtures.js";
 import {
-  type Connection,
+  closeAfterEach,
   connect,
   connectLowLevelServer,
   createTestAdapter,
@@ -32,14 +31,7 @@ const ITEMS_SCHEMA: { type: "object"; [key: string]: unknown } = {
 
 const payload = itemsPayloadOfSize(MiB);
 
-let open: { bounded: BoundedMcp; connection: Connection }[] = [];
-afterEach(async () => {
-  for (const { bounded, connection } of open) {
-    await connection.close();
-    await bounded.dispose();
-  }
-  open = [];
-});
+const track = closeAfterEach();
 
 async function lowLevel(
   result: () => CallToolResult,
@@ -49,7 +41,7 @@ async function lowLevel(
   const connection = await connectLowLevelServer(bounded, {
     typed: { definition: { outputSchema: ITEMS_SCHEMA }, result },
   });
-  open.push({ bounded, connection });
+  track(bounded, connection);
   return connection.client;
 }
 
@@ -74,7 +66,7 @@ async function mcpServer(options: Parameters<typeof createTestAdapter>[0] = {}) 
     }),
   );
   const connection = await connect(server.server);
-  open.push({ bounded, connection });
+  track(bounded, connection);
   return connection.client;
 }
 

@@ -1,18 +1,20 @@
 import { QueryErrorResultSchema, QueryResultSchema } from "@bounded-mcp/contract";
+import { type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
-import { itemsPayload, jsonBytes, jsonTextResult } from "./support/fixtures.js";
+import { itemsPayload, jsonBytes } from "./support/fixtures.js";
 import {
+  artifactOf,
   type Connection,
-  connectLowLevelServer,
+  connectTwoCallers,
   createTestAdapter,
   TEST_NOW,
+  UNKNOWN_ID,
 } from "./support/harness.js";
 
 const ITEM_COUNT = 1_000;
 const payload = itemsPayload(ITEM_COUNT);
-const UNKNOWN_ID = "AAAAAAAAAAAAAAAAAAAAAAAA";
 
 let bounded: BoundedMcp;
 let connections: Connection[] = [];
@@ -24,17 +26,9 @@ afterEach(async () => {
 
 async function setUp(options: Parameters<typeof createTestAdapter>[0] = {}) {
   bounded = createTestAdapter(options);
-  const tools = { fixture: { result: () => jsonTextResult(payload) } };
-  const alice = await connectLowLevelServer(bounded, tools, { sessionId: "alice" });
-  const bob = await connectLowLevelServer(bounded, tools, { sessionId: "bob" });
-  connections.push(alice, bob);
-  return { alice, bob, id: await artifactOf(alice) };
-}
-
-async function artifactOf(connection: Connection): Promise<string> {
-  const result = await connection.client.callTool({ name: "fixture", arguments: {} });
-  return (result.structuredContent as { responseMeta: { artifact: { id: string } } }).responseMeta
-    .artifact.id;
+  const callers = await connectTwoCallers(bounded, payload);
+  connections.push(callers.alice, callers.bob);
+  return callers;
 }
 
 /** Calls the query tool and checks §5: the same JSON in structuredContent and text. */
@@ -118,6 +112,29 @@ describe("query_response_artifact", () => {
     expect(JSON.stringify(unknown).replaceAll(UNKNOWN_ID, id)).toBe(JSON.stringify(otherScope));
   });
 
+  it("refuses another scope from metadata alone, never reading or parsing the body", async () => {
+    const memory = createMemoryStore({ clock: () => TEST_NOW });
+    const reads: string[] = [];
+    const counting: ArtifactStore = {
+      ...memory,
+      get: async (artifactId) => {
+        reads.push(`get ${artifactId}`);
+        return memory.get(artifactId);
+      },
+      head: async (artifactId) => {
+        reads.push(`head ${artifactId}`);
+        return memory.head(artifactId);
+      },
+    };
+    const { alice, bob, id } = await setUp({ artifactStore: counting, parseCacheBytes: 0 });
+    reads.length = 0;
+    errorOf(await query(bob, { artifactId: id, describe: true }));
+    expect(reads).toEqual([`head ${id}`]);
+    const own = await query(alice, { artifactId: id, describe: true });
+    expect(own.isError).toBeUndefined();
+    expect(reads).toEqual([`head ${id}`, `head ${id}`, `get ${id}`]);
+  });
+
   it("rejects a cursor sent back with changed arguments", async () => {
     const { alice, id } = await setUp();
     const request = { artifactId: id, responsePath: "/data/items", fields: ["id"] };
@@ -140,6 +157,9 @@ describe("query_response_artifact", () => {
       code: "INVALID_ARTIFACT_HANDLE",
       details: { reason: "unknown" },
     });
+    const unknown = errorOf(await query(bob, { ...request, artifactId: UNKNOWN_ID, cursor }));
+    expect(JSON.stringify(unknown).replaceAll(UNKNOWN_ID, id)).toBe(JSON.stringify(replayed));
+
     const bobsId = await artifactOf(bob);
     expect(bobsId).not.toBe(id);
     const onOwnCopy = errorOf(await query(bob, { ...request, artifactId: bobsId, cursor }));
@@ -147,6 +167,15 @@ describe("query_response_artifact", () => {
       code: "INVALID_RESPONSE_CURSOR",
       details: { reason: "mismatch" },
     });
+    // Exactly what bob gets for his own cursor of another view: nothing tells it came from alice.
+    const ownView = { ...request, artifactId: bobsId, fields: ["name"] };
+    const ownCursor = successOf(await query(bob, ownView)).responseMeta.nextCursor;
+    const otherView = errorOf(
+      await query(bob, { ...request, artifactId: bobsId, cursor: ownCursor }),
+    );
+    expect(JSON.stringify(otherView).replaceAll(String(ownCursor), String(cursor))).toBe(
+      JSON.stringify(onOwnCopy),
+    );
   });
 
   it("answers {artifact_id} with INVALID_RESPONSE_CONTROLS and the camelCase suggestedKey", async () => {

@@ -8,7 +8,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -97,6 +99,41 @@ describe("README examples", () => {
       boundedCalls: 1,
       queries: 1,
     });
+  });
+
+  it("bounds results and serves the query tool and descriptors on a Server wired without attach", async () => {
+    // README: "A low-level Server you wire yourself, without attach"
+    const bounded = createBoundedMcp({ keys: TEST_KEYS, environment: {} });
+    const server = new Server(
+      { name: "inventory", version: "1.0.0" },
+      { capabilities: { tools: {}, resources: {} } },
+    );
+
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [{ name: "list_items", inputSchema: { type: "object" } }, bounded.queryTool],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args } = request.params;
+      if (name === bounded.queryTool.name) return bounded.callQueryTool(args, extra);
+      const result: CallToolResult = {
+        content: [{ type: "text", text: JSON.stringify(await loadItems()) }],
+      };
+      return bounded.boundResult(result, { ...extra, toolName: name });
+    });
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: [bounded.descriptorTemplate],
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
+      bounded.readDescriptor(request.params.uri, extra),
+    );
+    // end of README example
+
+    const client = track(bounded, await connect(server));
+    await expectBoundedAndQueryable(client);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      bounded.descriptorTemplate,
+    ]);
+    expect(bounded.stats().tools.list_items).toMatchObject({ calls: 1, boundedCalls: 1 });
   });
 
   it("bounds every tool of an McpServer without touching its callbacks", async () => {

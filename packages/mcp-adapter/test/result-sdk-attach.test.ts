@@ -1,12 +1,11 @@
 import { BoundedEnvelopeSchema } from "@bounded-mcp/contract";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getRawCallToolRequest, setRawCallToolResult } from "../src/index.js";
-import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
 import { itemsPayloadOfSize, jsonTextResult } from "./support/fixtures.js";
 import {
-  type Connection,
+  closeAfterEach,
   connect,
   connectLowLevelServer,
   createTestAdapter,
@@ -14,14 +13,7 @@ import {
 
 const big = itemsPayloadOfSize(100_000);
 
-let open: { bounded: BoundedMcp; connection: Connection }[] = [];
-afterEach(async () => {
-  for (const { bounded, connection } of open) {
-    await connection.close();
-    await bounded.dispose();
-  }
-  open = [];
-});
+const track = closeAfterEach();
 
 describe("the per-call result SDK on attached servers", () => {
   it("gives an McpServer tool its raw request and bounds an oversized override", async () => {
@@ -35,7 +27,7 @@ describe("the per-call result SDK on attached servers", () => {
       return { content: [{ type: "text", text: "small" }] };
     });
     const connection = await connect(server.server);
-    open.push({ bounded, connection });
+    track(bounded, connection);
     const result = (await connection.client.callTool({
       name: "echo",
       arguments: {},
@@ -53,7 +45,7 @@ describe("the per-call result SDK on attached servers", () => {
     const connection = await connectLowLevelServer(bounded, {
       fixture: { result: () => jsonTextResult(big) },
     });
-    open.push({ bounded, connection });
+    track(bounded, connection);
     const result = (await connection.client.callTool({
       name: "fixture",
       arguments: {},

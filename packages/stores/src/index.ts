@@ -9,6 +9,7 @@ export { StoreError, type StoreErrorCode, type StoreErrorOptions } from "./store
 export type {
   ArtifactMeta,
   ArtifactStore,
+  PutOptions,
   StoreCapabilities,
   StoredArtifact,
   StoreUsage,

@@ -60,6 +60,18 @@ export interface SweepResult {
 }
 
 /**
+ * What an in-process caller may tell `put`; a store may ignore both. `sha256Computed`: meta.sha256
+ * was computed by the caller from these very bytes in this process, so the store checks id, cap
+ * and byte length but need not hash the body again (a persisted store still verifies length and
+ * sha256 of what it reads back). `handOver`: the caller never touches the body again, so the store
+ * may keep it without a defensive copy.
+ */
+export interface PutOptions {
+  sha256Computed?: boolean;
+  handOver?: boolean;
+}
+
+/**
  * The one interface every backend implements. Small on purpose: a new backend is a factory that
  * returns a plain object with these members, and `@bounded-mcp/stores/testing` checks it.
  */
@@ -73,7 +85,7 @@ export interface ArtifactStore {
    * StoreError: INVALID_ARTIFACT_ID, INVALID_META (byteLength or sha256 do not describe `body`),
    * QUOTA_EXCEEDED (stores with a quota), STORE_UNAVAILABLE (the backend failed).
    */
-  put(meta: ArtifactMeta, body: Uint8Array): Promise<void>;
+  put(meta: ArtifactMeta, body: Uint8Array, options?: PutOptions): Promise<void>;
   /** The artifact, or null when unknown or expired. */
   get(id: string): Promise<StoredArtifact | null>;
   /**

@@ -1,6 +1,6 @@
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
-import type { ArtifactMeta, ArtifactStore } from "@bounded-mcp/stores";
+import type { ArtifactMeta, ArtifactStore, PutOptions } from "@bounded-mcp/stores";
 import type { ParseCache } from "./parse-cache.js";
 
 /** A stored artifact, parsed, as the query tool uses it. */
@@ -53,16 +53,8 @@ export interface ArtifactService {
   ): Promise<{ ok: true; meta: ArtifactMeta } | { ok: false; reason: "unknown" | "expired" }>;
 }
 
-/**
- * The memory and fs stores' optional third `put` argument (InProcessPutOptions in
- * @bounded-mcp/stores); not part of ArtifactStore, so other stores receive and ignore it.
- */
-type PutWithOptions = (
-  meta: ArtifactMeta,
-  body: Uint8Array,
-  options: { sha256Computed: boolean; handOver: boolean },
-) => Promise<void>;
-const IN_PROCESS_PUT = { sha256Computed: true, handOver: true };
+/** The bounder computed sha256 from these bytes in this process and hands the Buffer over. */
+const IN_PROCESS_PUT: PutOptions = { sha256Computed: true, handOver: true };
 
 /**
  * Parses a stored body into the document the query engine reads, decoding it once without a
@@ -125,7 +117,7 @@ export function createArtifactService(options: {
         contractVersion: 3,
       };
       if (input.handOver === true) {
-        await (store.put as PutWithOptions).call(store, meta, input.body, IN_PROCESS_PUT);
+        await store.put(meta, input.body, IN_PROCESS_PUT);
       } else {
         await store.put(meta, input.body);
       }
@@ -137,12 +129,21 @@ export function createArtifactService(options: {
       return meta;
     },
     async open(id, scopeHash) {
+      // Another caller's artifact is refused from metadata alone (the cache's, else the store's
+      // head), never after reading and parsing its body: that would cost a full parse per attempt
+      // and make "someone else's" measurably slower to refuse than "unknown".
+      const peeked = cache.peek(id);
+      if (peeked !== undefined && peeked.meta.scopeHash !== scopeHash) {
+        return { ok: false, reason: "unknown" };
+      }
       const cached = cache.get(id);
-      if (cached !== undefined && cached.meta.scopeHash === scopeHash) {
+      if (cached !== undefined) {
         if (cached.meta.expiresAt > clock()) return { ok: true, artifact: cached, cacheHit: true };
         cache.delete(id);
         return { ok: false, reason: "expired" };
       }
+      const meta = await store.head(id);
+      if (meta === null || meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
       const loaded = await load(id);
       if (loaded === null || loaded.meta.scopeHash !== scopeHash) {
         return { ok: false, reason: "unknown" };

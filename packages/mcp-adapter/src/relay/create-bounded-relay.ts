@@ -235,11 +235,23 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
   };
 }
 
-/** Fails when the upstream lists a tool with the query tool's name (every page). */
+/**
+ * Fails when the upstream lists a tool with the query tool's name (every page), or when its
+ * tools/list pages never end (a cursor it already returned), which would hang the initialize.
+ */
 async function assertNoToolClash(client: Client, queryToolName: string, upstream: string) {
   if (client.getServerCapabilities()?.tools === undefined) return;
+  const seenCursors = new Set<string>();
   let cursor: string | undefined;
   do {
+    if (cursor !== undefined) {
+      if (seenCursors.has(cursor)) {
+        throw new Error(
+          `upstream "${upstream}" returned the same tools/list cursor twice, so its tool list never ends`,
+        );
+      }
+      seenCursors.add(cursor);
+    }
     const page = (await client.request(
       { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
       PASS_THROUGH_RESULT,

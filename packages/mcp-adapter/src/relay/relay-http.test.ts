@@ -5,8 +5,10 @@ import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server as McpLowLevelServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type BoundedMcp, createBoundedMcp } from "../server/create-bounded-mcp.js";
@@ -140,5 +142,36 @@ describe("a relay over a streamable HTTP upstream", () => {
         response: { error: { code: "INVALID_ARTIFACT_HANDLE", details: { reason: "unknown" } } },
       },
     });
+  });
+
+  it("fails the initialize with a clear error when the upstream's tools/list pages never end", async () => {
+    const http = createServer(async (request, response) => {
+      const server = new McpLowLevelServer(
+        { name: "endless", version: "1.0.0" },
+        { capabilities: { tools: {} } },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: "echo", inputSchema: { type: "object" as const } }],
+        nextCursor: "page-2",
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      response.on("close", () => void transport.close().then(() => server.close()));
+      await server.connect(transport);
+      await transport.handleRequest(request, response);
+    });
+    const relay = createBoundedRelay({
+      bounded: createAdapter(),
+      upstream: { kind: "http", url: await listen(http), name: "endless" },
+    });
+    cleanups.push(() => relay.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const session = await relay.connect(serverSide);
+    const downstream = new Client({ name: "endless-test", version: "1.0.0" });
+    const message =
+      'upstream "endless" returned the same tools/list cursor twice, so its tool list never ends';
+    await expect(downstream.connect(clientSide)).rejects.toThrow(
+      `MCP error -32603: the upstream could not be connected: ${message}`,
+    );
+    await expect(session.ready).rejects.toThrow(message);
   });
 });

@@ -97,6 +97,34 @@ describe("rewriteOutputSchema", () => {
     expect(() => checker.check(original, own)).toThrow(/can't resolve reference #\/\$defs\/Name/);
   });
 
+  it("leaves an already rewritten schema as it is, also after a JSON round trip (a bounded server relayed again)", () => {
+    const original = {
+      type: "object",
+      properties: { nodes: { type: "array", items: { $ref: "#/$defs/Node" } } },
+      $defs: { Node: { type: "object", properties: { id: { type: "string" } } } },
+    };
+    const once = rewriteOutputSchema(original);
+    const relayed = JSON.parse(JSON.stringify(once)) as Record<string, unknown>;
+    expect(rewriteOutputSchema(once)).toBe(once);
+    expect(rewriteOutputSchema(relayed)).toEqual(once);
+    expect(createJsonSchemaChecker().check(rewriteOutputSchema(relayed), BOUNDED_ERROR)).toEqual({
+      valid: true,
+    });
+  });
+
+  it("still wraps a schema that only resembles a rewrite", () => {
+    const lookalike = {
+      type: "object",
+      anyOf: [{ type: "object" }, BOUNDED_ENVELOPE_JSON_SCHEMA, { type: "object" }],
+    };
+    expect(rewriteOutputSchema(lookalike)).toEqual({
+      type: "object",
+      anyOf: [lookalike, BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA],
+    });
+    const extraKeyword = { ...rewriteOutputSchema({ type: "object" }), description: "mine" };
+    expect((rewriteOutputSchema(extraKeyword)["anyOf"] as unknown[])[0]).toEqual(extraKeyword);
+  });
+
   it("keeps a definition named __proto__ as an own key", () => {
     const rewritten = rewriteOutputSchema({
       type: "object",

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA } from "@bounded-mcp/contract";
 import type { JsonSchema } from "./json-schema-validator.js";
 
@@ -144,9 +145,15 @@ function rewriteNode(node: unknown, placement: Placement, isRoot: boolean): unkn
  * deep, moves to the root, where Ajv resolves `#/$defs/...` (SDK-NOTES.md 5). A name already
  * taken gets `_2`, `_3`, ... and every local `$ref` follows its target, including references
  * into the original's own body (now under `#/anyOf/0`). The original's root `$id` and `$schema`
- * are dropped. Remote references are left alone. The input is not modified.
+ * are dropped. Remote references are left alone. The input is not modified. Idempotent: a
+ * schema that is already such a rewrite (a bounded server behind a relay) is returned as is.
  */
 export function rewriteOutputSchema(original: JsonSchema): JsonSchema {
+  if (isRewritten(original)) return original;
+  return wrapOutputSchema(original);
+}
+
+function wrapOutputSchema(original: JsonSchema): JsonSchema {
   const sources: JsonSchema[] = [original, BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA];
   const definitions: JsonObject = {};
   const placements = sources.map((schema, index) => {
@@ -163,6 +170,28 @@ export function rewriteOutputSchema(original: JsonSchema): JsonSchema {
   const rewritten: JsonSchema = { type: "object", anyOf };
   if (Object.keys(definitions).length > 0) rewritten["$defs"] = definitions;
   return rewritten;
+}
+
+/** The bounded branches (`anyOf/1` and `anyOf/2`) exactly as a rewrite places them. */
+const BOUNDED_BRANCHES = (wrapOutputSchema({}).anyOf as unknown[]).slice(1);
+const REWRITTEN_KEYS = new Set(["type", "anyOf", "$defs"]);
+
+/**
+ * Whether `schema` is already the output of rewriteOutputSchema (a bounded server relayed again,
+ * or a policy applied twice): `{type: "object", anyOf: [original, envelope, error], $defs?}` with
+ * the bounded branches byte-for-byte as placed. Wrapping it again would only nest the same
+ * alternatives one level deeper.
+ */
+function isRewritten(schema: JsonSchema): boolean {
+  if (schema["type"] !== "object" || !Object.keys(schema).every((key) => REWRITTEN_KEYS.has(key))) {
+    return false;
+  }
+  const anyOf = schema["anyOf"];
+  return (
+    Array.isArray(anyOf) &&
+    anyOf.length === 3 &&
+    isDeepStrictEqual(anyOf.slice(1), BOUNDED_BRANCHES)
+  );
 }
 
 /**

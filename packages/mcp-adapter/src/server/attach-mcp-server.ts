@@ -9,7 +9,7 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { AttachParts } from "./attach-parts.js";
+import { type AttachParts, claimServer } from "./attach-parts.js";
 import { handleToolCall } from "./handle-tool-call.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -94,13 +94,15 @@ function interceptToolHandlers(server: McpServer, parts: AttachParts): void {
  * descriptor template `artifact://<namespace>/{id}` are registered.
  */
 export function attachToMcpServer(server: McpServer, parts: AttachParts): void {
-  try {
-    server.server.assertCanSetRequestHandler("tools/call");
-  } catch {
-    throw new Error(
-      "attach(mcpServer) must run before the first registerTool: it wraps the tool handlers McpServer installs then",
-    );
-  }
+  claimServer(server.server, () => {
+    try {
+      server.server.assertCanSetRequestHandler("tools/call");
+    } catch {
+      throw new Error(
+        "attach(mcpServer) must run before the first registerTool: it wraps the tool handlers McpServer installs then",
+      );
+    }
+  });
   interceptToolHandlers(server, parts);
   const { queryTool } = parts;
   server.registerTool(

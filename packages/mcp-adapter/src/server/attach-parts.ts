@@ -18,3 +18,21 @@ export interface AttachParts {
   createPipeline: () => ToolPipeline;
   logger: Logger;
 }
+
+const attached = new WeakSet<object>();
+
+/**
+ * Marks a low-level `Server` as attached once `checkOrder` (the attach's own precondition) passes,
+ * or throws when it already is (by this adapter or another one, directly or through its
+ * `McpServer`): a second attach would stack a second query tool and bound every result twice,
+ * and would otherwise fail with a misleading "must run before a handler is registered" message.
+ */
+export function claimServer(server: object, checkOrder: () => void): void {
+  if (attached.has(server)) {
+    throw new Error(
+      "attach(server) was already called for this server: attach each server to one adapter, once",
+    );
+  }
+  checkOrder();
+  attached.add(server);
+}

@@ -19,7 +19,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { descriptorUnavailable } from "../descriptors/read-descriptor.js";
-import type { AttachParts } from "./attach-parts.js";
+import { type AttachParts, claimServer } from "./attach-parts.js";
 import { handleToolCall } from "./handle-tool-call.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -59,16 +59,18 @@ function methodOf(schema: unknown): string | undefined {
  * capabilities, so it must run before `connect`.
  */
 export function attachToServer(server: Server, parts: AttachParts): void {
-  for (const schema of SCHEMAS) {
-    const method = methodOf(schema) ?? "";
-    try {
-      server.assertCanSetRequestHandler(method);
-    } catch {
-      throw new Error(
-        `attach(server) must run before a ${method} handler is registered: it keeps the author's handlers behind its own`,
-      );
+  claimServer(server, () => {
+    for (const schema of SCHEMAS) {
+      const method = methodOf(schema) ?? "";
+      try {
+        server.assertCanSetRequestHandler(method);
+      } catch {
+        throw new Error(
+          `attach(server) must run before a ${method} handler is registered: it keeps the author's handlers behind its own`,
+        );
+      }
     }
-  }
+  });
   server.registerCapabilities({ tools: {}, resources: {} });
   const authorHandlers = new Map<string, AnyHandler>();
   const author = (method: string) => authorHandlers.get(method);

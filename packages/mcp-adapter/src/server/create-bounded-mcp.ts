@@ -44,6 +44,11 @@ export interface BoundedMcpOptions extends SettingsOptions {
   scope?: ScopeResolver;
   /** Reshapes a payload before the generic preview compaction (deterministic only). */
   preview?: PreviewHook;
+  /**
+   * Sentences appended to the query tool's description: an app's worked example for its own
+   * payloads (keep it to a few hundred characters; every tools/list carries it).
+   */
+  queryToolNote?: string;
   /** Receives warnings and store failures; silent by default. */
   logger?: Logger;
   /** Milliseconds since the epoch; tests inject it. Default Date.now. */
@@ -87,6 +92,7 @@ const OWN_OPTION_KEYS = [
   "artifactStore",
   "scope",
   "preview",
+  "queryToolNote",
   "logger",
   "clock",
   "environment",
@@ -143,7 +149,10 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     stats,
   });
   const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
-  const queryTool = createQueryToolDefinition({ ttlMs: limits.ttlMs });
+  const queryTool = createQueryToolDefinition({
+    ttlMs: limits.ttlMs,
+    ...(options.queryToolNote === undefined ? {} : { descriptionNote: options.queryToolNote }),
+  });
   const descriptorTemplate: ResourceTemplate = {
     name: "artifact-descriptor",
     title: "Stored tool result descriptor",

@@ -23,7 +23,7 @@ function createDeferredStore(
   return {
     name,
     capabilities,
-    put: async (meta, body) => (await store()).put(meta, body),
+    put: async (meta, body, options) => (await store()).put(meta, body, options),
     get: async (id) => (await store()).get(id),
     getStream: async (id) => (await store()).getStream(id),
     head: async (id) => (await store()).head(id),

@@ -7,11 +7,13 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach } from "vitest";
 import {
   type BoundedMcp,
   type BoundedMcpOptions,
   createBoundedMcp,
 } from "../../src/server/create-bounded-mcp.js";
+import { jsonTextResult } from "./fixtures.js";
 
 /** A fixed key ring (64 hex characters) so ids are stable and no warning is logged. */
 export const TEST_KEYS = `test:${"ab".repeat(32)}`;
@@ -79,4 +81,43 @@ export async function connect(server: Server, sessionId?: string): Promise<Conne
       await server.close();
     },
   };
+}
+
+/**
+ * Registers an afterEach (in the calling test file) that closes every connection and disposes
+ * every adapter handed to the returned function, so no test leaves a server or a store behind.
+ */
+export function closeAfterEach(): (bounded: BoundedMcp, connection: Connection) => void {
+  let open: { bounded: BoundedMcp; connection: Connection }[] = [];
+  afterEach(async () => {
+    for (const { bounded, connection } of open) {
+      await connection.close();
+      await bounded.dispose();
+    }
+    open = [];
+  });
+  return (bounded, connection) => {
+    open.push({ bounded, connection });
+  };
+}
+
+/** A well-formed artifact id that no test ever creates. */
+export const UNKNOWN_ID = "AAAAAAAAAAAAAAAAAAAAAAAA";
+
+/** The artifact id of the bounded result of calling the `fixture` tool on `connection`. */
+export async function artifactOf(connection: Connection): Promise<string> {
+  const result = await connection.client.callTool({ name: "fixture", arguments: {} });
+  return (result.structuredContent as { responseMeta: { artifact: { id: string } } }).responseMeta
+    .artifact.id;
+}
+
+/**
+ * Two caller scopes on one adapter: sessions "alice" and "bob", each with a `fixture` tool that
+ * returns `payload` as JSON text, and the id of the artifact alice's first call made.
+ */
+export async function connectTwoCallers(bounded: BoundedMcp, payload: unknown) {
+  const tools = { fixture: { result: () => jsonTextResult(payload) } };
+  const alice = await connectLowLevelServer(bounded, tools, { sessionId: "alice" });
+  const bob = await connectLowLevelServer(bounded, tools, { sessionId: "bob" });
+  return { alice, bob, id: await artifactOf(alice) };
 }

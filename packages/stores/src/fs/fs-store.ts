@@ -1,14 +1,14 @@
 import { type FileHandle, mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { assertValidArtifactId } from "../artifact-id.js";
-import { checkInProcessPut, type InProcessPutOptions } from "../memory/in-process-put.js";
+import { checkInProcessPut } from "../memory/in-process-put.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
 import { isExpired, sha256Hex } from "../shared/meta.js";
 import { createVerifiedBody } from "../shared/verifying-stream.js";
 import { StoreError } from "../store-error.js";
-import type { ArtifactMeta, ArtifactStore, StoreUsage, SweepResult } from "../types.js";
+import type { ArtifactMeta, ArtifactStore, PutOptions, StoreUsage, SweepResult } from "../types.js";
 import { openArtifact, readHeader, writeArtifactAtomically } from "./artifact-file.js";
 import { scanArtifactFolder, unlinkArtifact } from "./artifact-folder.js";
 import { sweepArtifactFolder } from "./folder-sweep.js";
@@ -197,7 +197,7 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     name: STORE,
     capabilities: { persistent: true, shared: true, quota: true },
 
-    async put(meta, body, options?: InProcessPutOptions) {
+    async put(meta, body, options?: PutOptions) {
       lifecycle.assertOpen("put");
       const checked = checkInProcessPut(STORE, meta, body, quotaBytes, options);
       try {

@@ -9,7 +9,6 @@ import {
   testArtifactId,
 } from "@bounded-mcp/stores/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { putInProcess } from "../memory/in-process-put.js";
 import { createFsStore } from "./fs-store.js";
 
 const folders: string[] = [];
@@ -25,12 +24,12 @@ async function freshStore() {
   return { store, logger };
 }
 
-describe("fs store put with InProcessPutOptions", () => {
+describe("fs store put with PutOptions", () => {
   it("writes without hashing again and serves the artifact after checking length and sha256", async () => {
     const { store } = await freshStore();
     const body = Buffer.from('{"items":[1,2,3]}');
     const meta = metaFor(testArtifactId(1), body);
-    await putInProcess(store, meta, body, { sha256Computed: true, handOver: true });
+    await store.put(meta, body, { sha256Computed: true, handOver: true });
     expect(await store.get(meta.id)).toEqual({ meta, body });
     await store.dispose();
   });
@@ -42,7 +41,7 @@ describe("fs store put with InProcessPutOptions", () => {
     // caller, the read does not.
     const wrong = createHash("sha256").update("[1,2,4]").digest("hex");
     const meta = { ...metaFor(testArtifactId(2), body), sha256: wrong };
-    await putInProcess(store, meta, body, { sha256Computed: true });
+    await store.put(meta, body, { sha256Computed: true });
     expect({
       get: await store.get(meta.id),
       warnings: logger.lines.map((line) => line.message),

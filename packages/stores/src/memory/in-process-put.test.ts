@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { createTestClock, metaFor, testArtifactId } from "@bounded-mcp/stores/testing";
 import { describe, expect, it } from "vitest";
 import { StoreError } from "../store-error.js";
-import { putInProcess } from "./in-process-put.js";
 import { createMemoryStore } from "./memory-store.js";
 
 const IN_PROCESS = { sha256Computed: true, handOver: true };
@@ -15,12 +14,12 @@ function failureOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe("memory store put with InProcessPutOptions", () => {
+describe("memory store put with PutOptions", () => {
   it("keeps a handed-over body as is: no copy, the caller's sha256 taken as computed", async () => {
     const store = createMemoryStore({ clock: createTestClock(0) });
     const body = Buffer.from('{"items":[1,2,3]}');
     const meta = metaFor(testArtifactId(1), body);
-    await putInProcess(store, meta, body, IN_PROCESS);
+    await store.put(meta, body, IN_PROCESS);
     // Handing over means the caller never writes the body again; the store did not copy it.
     body.write("[", 0);
     expect(await store.get(meta.id)).toEqual({ meta, body: Buffer.from('["items":[1,2,3]}') });
@@ -31,9 +30,9 @@ describe("memory store put with InProcessPutOptions", () => {
     const body = Buffer.from("[1,2,3]");
     const meta = metaFor(testArtifactId(2), body);
     expect([
-      await failureOf(putInProcess(store, { ...meta, byteLength: 8 }, body, IN_PROCESS)),
-      await failureOf(putInProcess(store, { ...meta, id: "no/such/id" }, body, IN_PROCESS)),
-      await failureOf(putInProcess(store, meta, Buffer.alloc(65), IN_PROCESS)),
+      await failureOf(store.put({ ...meta, byteLength: 8 }, body, IN_PROCESS)),
+      await failureOf(store.put({ ...meta, id: "no/such/id" }, body, IN_PROCESS)),
+      await failureOf(store.put(meta, Buffer.alloc(65), IN_PROCESS)),
     ]).toEqual([
       {
         code: "INVALID_META",
@@ -58,7 +57,7 @@ describe("memory store put with InProcessPutOptions", () => {
     const meta = { ...metaFor(testArtifactId(3), body), sha256: wrong };
     expect([
       await failureOf(store.put(meta, body)),
-      await failureOf(putInProcess(store, meta, body, { handOver: true })),
+      await failureOf(store.put(meta, body, { handOver: true })),
     ]).toEqual([
       {
         code: "INVALID_META",

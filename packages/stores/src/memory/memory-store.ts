@@ -2,8 +2,8 @@ import { Readable } from "node:stream";
 import { assertValidArtifactId } from "../artifact-id.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { copyMeta, isExpired } from "../shared/meta.js";
-import type { ArtifactMeta, ArtifactStore, StoredArtifact } from "../types.js";
-import { checkInProcessPut, type InProcessPutOptions } from "./in-process-put.js";
+import type { ArtifactMeta, ArtifactStore, PutOptions, StoredArtifact } from "../types.js";
+import { checkInProcessPut } from "./in-process-put.js";
 
 /** Options of `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -30,7 +30,7 @@ interface Entry {
  * share it. Bytes are capped by `maxBytes`; when a put would exceed it, expired artifacts go
  * first, then the oldest (smallest createdAt, then put order). A body larger than the cap is
  * rejected with StoreError QUOTA_EXCEEDED. Bodies are copied in and out, so callers cannot
- * change what is stored, except a body handed over with InProcessPutOptions (kept as is).
+ * change what is stored, except a body handed over with PutOptions (kept as is).
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactStore {
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
@@ -74,7 +74,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
     name: STORE,
     capabilities: { persistent: false, shared: false, quota: true },
 
-    async put(meta, body, options?: InProcessPutOptions) {
+    async put(meta, body, options?: PutOptions) {
       lifecycle.assertOpen("put");
       const checked = checkInProcessPut(STORE, meta, body, maxBytes, options);
       remove(checked.id);
