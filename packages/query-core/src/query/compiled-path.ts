@@ -16,6 +16,12 @@ export interface CompiledPath {
    * rows, whose key lives beside the value); undefined when it does not resolve.
    */
   readonly read: (item: unknown, index: number) => unknown;
+  /**
+   * Set when `read` is exactly "the own property `ownKey` of a non-array object item, else
+   * undefined" (one token that is no array index and no Object.prototype name), so a hot loop can
+   * read it inline instead of through `read`.
+   */
+  readonly ownKey: string | undefined;
 }
 
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
@@ -116,8 +122,22 @@ function createReader(literal: boolean, tokens: readonly string[]): (item: unkno
   }
 }
 
+/** The key a one-token path reads as a plain own property, when it is that simple. */
+function ownKeyOf(literal: boolean, tokens: readonly string[]): string | undefined {
+  if (tokens.length !== 1) return undefined;
+  const token = tokens[0] as string;
+  if (token in Object.prototype) return undefined;
+  return !literal && ARRAY_INDEX.test(token) ? undefined : token;
+}
+
 function createPath(label: string, literal: boolean, tokens: readonly string[]): CompiledPath {
-  return { label, literal, tokens, read: createReader(literal, tokens) };
+  return {
+    label,
+    literal,
+    tokens,
+    read: createReader(literal, tokens),
+    ownKey: ownKeyOf(literal, tokens),
+  };
 }
 
 /** Compiles a field: a literal root key unless it starts with `/` (CONTRACT-v3 §4.2). */
@@ -151,16 +171,18 @@ export function readPath(item: unknown, path: CompiledPath, index = -1): unknown
 export function rebaseOnEntries(path: CompiledPath, keys: readonly string[]): CompiledPath {
   const [head, ...rest] = path.tokens;
   let read: (item: unknown, index: number) => unknown;
+  let ownKey: string | undefined;
   if (head === undefined) {
     read = (item, index) => ({ key: keys[index], value: item });
   } else if (head === "key") {
     read = rest.length === 0 ? (_item, index) => keys[index] : () => undefined;
   } else if (head === "value") {
     read = createReader(false, rest);
+    ownKey = ownKeyOf(false, rest);
   } else {
     read = () => undefined;
   }
-  return { ...path, read };
+  return { ...path, read, ownKey };
 }
 
 /** The same path read relative to `prefix`'s items: its first token dropped (prefix recovery). */

@@ -1,4 +1,5 @@
 import { escapePointerToken } from "../pointer/pointer.js";
+import { keysOf } from "../preview/estimate-bytes.js";
 import { createRecord, describeType, isJsonObject } from "./json-values.js";
 
 /** A describe answer before paging: the shape's fixed members and its paged key list. */
@@ -11,7 +12,7 @@ export interface DescribePlan {
 
 function lengthOf(value: unknown): number | undefined {
   if (typeof value === "string" || Array.isArray(value)) return value.length;
-  if (isJsonObject(value)) return Object.keys(value).length;
+  if (isJsonObject(value)) return keysOf(value).length;
   return undefined;
 }
 
@@ -72,7 +73,7 @@ export function planDescribe(value: unknown, pointer: string, sampleItems: numbe
     };
   }
   if (isJsonObject(value)) {
-    const names = Object.keys(value);
+    const names = keysOf(value);
     base.type = "object";
     base.entryCount = names.length;
     return {

@@ -1,5 +1,6 @@
 import { ContractError, type QueryRequest, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
+import { keysOf } from "../preview/estimate-bytes.js";
 import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
 import { applyFilters } from "./filters.js";
@@ -219,7 +220,7 @@ export function pagePlain(selection: SelectedValue, base: PageBase, notes: PlanN
     );
   }
   if (isJsonObject(value)) {
-    const keys = Object.keys(value);
+    const keys = keysOf(value);
     checkOffset(base.offset, keys.length);
     return buildPage({
       ...base,

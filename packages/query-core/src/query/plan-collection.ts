@@ -1,5 +1,6 @@
 import { ContractError, type QueryRequest } from "@bounded-mcp/contract";
 import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
+import { keysOf } from "../preview/estimate-bytes.js";
 import {
   type CompiledPath,
   compileField,
@@ -67,12 +68,16 @@ function arrayPointerOf(base: string): (index: number) => string {
   return (index) => `${base}/${index}`;
 }
 
-/** The keys and values of an object, in key order: objectMode "entries" without row objects. */
+/**
+ * The keys and values of an object, in key order: objectMode "entries" without row objects. The
+ * key list of a large object is the one remembered for that parsed document (keysOf), so repeated
+ * queries on one keyed object enumerate it once; documents are treated as immutable.
+ */
 export function splitEntries(object: Record<string, unknown>): {
-  keys: string[];
+  keys: readonly string[];
   values: unknown[];
 } {
-  const keys = Object.keys(object);
+  const keys = keysOf(object);
   const values = new Array<unknown>(keys.length);
   for (let index = 0; index < keys.length; index += 1)
     values[index] = object[keys[index] as string];
