@@ -1,12 +1,19 @@
 import { Worker } from "node:worker_threads";
 
 // The helper thread: hashes the bytes it is sent (views over a SharedArrayBuffer, so nothing is
-// copied) and answers with the hex digest. CommonJS, as `eval` workers are.
+// copied) and answers with the hex digest. CommonJS, as `eval` workers are. It then collects its
+// own garbage: its heap is tiny, so V8 would otherwise keep the message (and so the whole shared
+// payload) alive indefinitely, growing the process by one payload per bounded result.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
-parentPort.on("message", ({ job, bytes }) => {
-  parentPort.postMessage({ job, sha256: createHash("sha256").update(bytes).digest("hex") });
+require("node:v8").setFlagsFromString("--expose-gc");
+const collect = require("node:vm").runInNewContext("gc");
+parentPort.on("message", (message) => {
+  const sha256 = createHash("sha256").update(message.bytes).digest("hex");
+  parentPort.postMessage({ job: message.job, sha256 });
+  message.bytes = null;
+  setImmediate(collect);
 });
 `;
 
@@ -28,7 +35,8 @@ function settleAll(thread: HashThread): void {
 function hashThread(): HashThread | null {
   if (shared !== undefined) return shared;
   try {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    // No inherited flags: the source is CommonJS whatever the parent runs with (--input-type...).
+    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     const thread: HashThread = { worker, pending: new Map(), next: 0 };
     worker.unref();
     worker.on("message", (message: { job: number; sha256: string }) => {
