@@ -31,6 +31,7 @@ export {
   type LogRecord,
   type RecordingLogger,
 } from "./logging/recording-logger.js";
+export { createLoggerFrom, type StructuredLogTarget } from "./logging/structured-logger.js";
 export {
   type ConnectRelayOptions,
   connectRelay,

@@ -1,4 +1,4 @@
-import type { LogFields, Logger } from "@bounded-mcp/mcp-adapter";
+import { createLoggerFrom, type Logger } from "@bounded-mcp/mcp-adapter";
 import { pino } from "pino";
 
 /** The log levels of `N8N_MCP_BOUNDED_LOG_LEVEL`. */
@@ -27,16 +27,5 @@ export function createStderrLogger(level: LogLevel, destination = 2): StderrLogg
     { level, base: { name: "n8n-mcp-bounded" } },
     pino.destination({ fd: destination, sync: true }),
   );
-  const write =
-    (method: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => {
-      if (fields === undefined) base[method](message);
-      else base[method](fields, message);
-    };
-  return {
-    debug: write("debug"),
-    info: write("info"),
-    warn: write("warn"),
-    error: write("error"),
-    flush: () => base.flush(),
-  };
+  return { ...createLoggerFrom(base), flush: () => base.flush() };
 }

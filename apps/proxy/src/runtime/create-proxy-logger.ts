@@ -1,4 +1,4 @@
-import type { LogFields, Logger } from "@bounded-mcp/mcp-adapter";
+import { createLoggerFrom, type Logger } from "@bounded-mcp/mcp-adapter";
 import { pino } from "pino";
 import type { LogLevel } from "../options/load-options.js";
 
@@ -18,16 +18,5 @@ export function createProxyLogger(level: LogLevel, destination: number = 2): Pro
     { level, base: { name: "bounded-mcp-proxy" } },
     pino.destination({ fd: destination, sync: true }),
   );
-  const write =
-    (method: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => {
-      if (fields === undefined) base[method](message);
-      else base[method](fields, message);
-    };
-  return {
-    debug: write("debug"),
-    info: write("info"),
-    warn: write("warn"),
-    error: write("error"),
-    flush: () => base.flush(),
-  };
+  return { ...createLoggerFrom(base), flush: () => base.flush() };
 }
