@@ -1,5 +1,6 @@
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
+import { isJsonObject } from "../query/json-values.js";
 import { estimateJsonBytes, keysOf } from "./estimate-bytes.js";
 
 /** What the oversized-result side learns about a payload before storing it (CONTRACT-v3 §2). */
@@ -47,17 +48,13 @@ export function analyzeDocument(document: unknown): DocumentAnalysis {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isDataBearing(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
-  return isRecord(value) && keysOf(value).length > 0;
+  return isJsonObject(value) && keysOf(value).length > 0;
 }
 
 function findResponseRoot(document: unknown): string {
-  if (!isRecord(document)) return "";
+  if (!isJsonObject(document)) return "";
   const keys = keysOf(document);
   if (keys.length === 0 || keys.length > MAX_ENVELOPE_KEYS) return "";
   const budget = Math.max(1, Math.floor(ESTIMATE_BUDGET / keys.length));
@@ -86,13 +83,13 @@ interface Candidate {
 
 function collectionKind(value: unknown): "array" | "keyed" | null {
   if (Array.isArray(value)) return value.length >= MIN_COLLECTION_SIZE ? "array" : null;
-  if (!isRecord(value)) return null;
+  if (!isJsonObject(value)) return null;
   const keys = keysOf(value);
   const end = Math.min(keys.length, MAX_KEYS_SCANNED);
   let objectValued = 0;
   for (let index = 0; index < end; index++) {
     const child = value[keys[index]!];
-    if (isRecord(child)) objectValued++;
+    if (isJsonObject(child)) objectValued++;
   }
   return objectValued >= MIN_COLLECTION_SIZE && objectValued * 2 >= end ? "keyed" : null;
 }
@@ -110,7 +107,7 @@ function collectCandidates(document: unknown): Candidate[] {
       candidates.push({ pointer, bytes: 0, keyed: kind === "keyed" });
       if (candidates.length >= MAX_CANDIDATES) break;
     }
-    if (!isRecord(value) || depth >= MAX_COLLECTION_DEPTH) continue;
+    if (!isJsonObject(value) || depth >= MAX_COLLECTION_DEPTH) continue;
     const keys = keysOf(value);
     const end = Math.min(keys.length, MAX_KEYS_SCANNED);
     for (let index = 0; index < end; index++) {
@@ -163,7 +160,7 @@ function isSourceTruncated(document: unknown): boolean {
   const queue: { value: unknown; depth: number }[] = [{ value: document, depth: 0 }];
   for (let head = 0; head < queue.length && head < MAX_CONTAINERS_VISITED; head++) {
     const { value, depth } = queue[head]!;
-    if (isRecord(value)) {
+    if (isJsonObject(value)) {
       for (const key of SOURCE_TRUNCATED_KEYS) {
         if (Object.hasOwn(value, key) && value[key] === true) return true;
       }

@@ -4,7 +4,8 @@ import {
   CONTRACT_VERSION,
   QUERY_TOOL_NAME,
 } from "@bounded-mcp/contract";
-import { compactPreview, jsonBytes } from "./compact-preview.js";
+import { jsonBytes } from "../query/json-values.js";
+import { compactPreview } from "./compact-preview.js";
 
 /** What createBoundedEnvelope needs: the parsed payload, its stored artifact and the budget. */
 export interface BoundedEnvelopeInput {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactPreview, compactWithLimits, jsonBytes, PREVIEW_LADDER } from "./compact-preview.js";
+import { jsonBytes } from "../query/json-values.js";
+import { compactPreview, compactWithLimits, PREVIEW_LADDER } from "./compact-preview.js";
 
 const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value));
 

@@ -1,3 +1,4 @@
+import { jsonBytes } from "../query/json-values.js";
 import { keysOf } from "./estimate-bytes.js";
 
 /** One rung of the preview ladder: how much of a value a compaction keeps. */
@@ -35,11 +36,6 @@ export const PREVIEW_LADDER: readonly Readonly<CompactionLimits>[] = Object.free
 ]);
 
 const TINY_MARKER_LIMITS: CompactionLimits = { depth: 0, items: 0, keys: 0, chars: 8, nodes: 0 };
-
-/** The byte length of a value's compact JSON. */
-export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? "null", "utf8");
-}
 
 /**
  * Compacts a parsed value until its compact JSON fits maxBytes (CONTRACT-v3 §2): depth, array

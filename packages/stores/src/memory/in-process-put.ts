@@ -1,6 +1,4 @@
-import { assertValidArtifactId } from "../artifact-id.js";
-import { assertFitsCap, checkPut, parseArtifactMeta } from "../shared/meta.js";
-import { StoreError } from "../store-error.js";
+import { checkPut } from "../shared/meta.js";
 import type { ArtifactMeta, PutOptions } from "../types.js";
 
 /**
@@ -14,15 +12,5 @@ export function checkInProcessPut(
   capBytes: number,
   options: PutOptions | undefined,
 ): ArtifactMeta {
-  if (options?.sha256Computed !== true) return checkPut(store, meta, body, capBytes);
-  assertValidArtifactId(meta.id, store, "put");
-  assertFitsCap(store, body.byteLength, capBytes);
-  const parsed = parseArtifactMeta(meta);
-  if (parsed !== null && parsed.byteLength === body.byteLength) return parsed;
-  throw new StoreError({
-    code: "INVALID_META",
-    store,
-    operation: "put",
-    message: `[stores:${store}] put failed: ${parsed === null ? "the metadata is not a well-formed ArtifactMeta" : `meta.byteLength is ${parsed.byteLength} but the body has ${body.byteLength} bytes`}`,
-  });
+  return checkPut(store, meta, body, capBytes, options?.sha256Computed !== true);
 }

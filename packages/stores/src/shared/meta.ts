@@ -87,12 +87,14 @@ export function assertFitsCap(store: string, bodyBytes: number, capBytes: number
 /**
  * Checks what `put` was given: well-formed metadata whose byteLength and sha256 describe `body`.
  * Returns a private copy of the metadata; throws StoreError INVALID_META otherwise, so metadata
- * and body can never disagree inside a store.
+ * and body can never disagree inside a store. `verifySha256: false` skips only the re-hash, for a
+ * caller that computed meta.sha256 from this very body in this process.
  */
 export function checkMetaForBody(
   meta: ArtifactMeta,
   body: Uint8Array,
   store: string,
+  verifySha256 = true,
 ): ArtifactMeta {
   const fail = (reason: string): never => {
     throw new StoreError({
@@ -109,7 +111,9 @@ export function checkMetaForBody(
       `meta.byteLength is ${parsed.byteLength} but the body has ${body.byteLength} bytes`,
     );
   }
-  if (parsed.sha256 !== sha256Hex(body)) return fail("meta.sha256 is not the sha256 of the body");
+  if (verifySha256 && parsed.sha256 !== sha256Hex(body)) {
+    return fail("meta.sha256 is not the sha256 of the body");
+  }
   return parsed;
 }
 
@@ -128,8 +132,9 @@ export function checkPut(
   meta: ArtifactMeta,
   body: Uint8Array,
   capBytes = Number.POSITIVE_INFINITY,
+  verifySha256 = true,
 ): ArtifactMeta {
   assertValidArtifactId(meta.id, store, "put");
   assertFitsCap(store, body.byteLength, capBytes);
-  return checkMetaForBody(meta, body, store);
+  return checkMetaForBody(meta, body, store, verifySha256);
 }
