@@ -1,11 +1,10 @@
 import { type FileHandle, mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { assertValidArtifactId } from "../artifact-id.js";
-import { checkInProcessPut } from "../memory/in-process-put.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
-import { isExpired, sha256Hex } from "../shared/meta.js";
+import { checkPut, isExpired, sha256Hex } from "../shared/meta.js";
 import { createVerifiedBody } from "../shared/verifying-stream.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta, ArtifactStore, PutOptions, StoreUsage, SweepResult } from "../types.js";
@@ -199,7 +198,7 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
 
     async put(meta, body, options?: PutOptions) {
       lifecycle.assertOpen("put");
-      const checked = checkInProcessPut(STORE, meta, body, quotaBytes, options);
+      const checked = checkPut(STORE, meta, body, quotaBytes, options?.sha256Computed !== true);
       try {
         await ready();
         await quotaLock.run("quota", async () => {

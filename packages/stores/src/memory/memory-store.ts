@@ -1,9 +1,8 @@
 import { Readable } from "node:stream";
 import { assertValidArtifactId } from "../artifact-id.js";
 import { createLifecycle } from "../shared/lifecycle.js";
-import { copyMeta, isExpired } from "../shared/meta.js";
+import { checkPut, copyMeta, isExpired } from "../shared/meta.js";
 import type { ArtifactMeta, ArtifactStore, PutOptions, StoredArtifact } from "../types.js";
-import { checkInProcessPut } from "./in-process-put.js";
 
 /** Options of `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -76,7 +75,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
 
     async put(meta, body, options?: PutOptions) {
       lifecycle.assertOpen("put");
-      const checked = checkInProcessPut(STORE, meta, body, maxBytes, options);
+      const checked = checkPut(STORE, meta, body, maxBytes, options?.sha256Computed !== true);
       remove(checked.id);
       pruneFor(body.byteLength, clock());
       const kept =
