@@ -9,6 +9,7 @@ export function quantile(values, q) {
   return sorted[index];
 }
 
+/** The median (nearest-rank quantile 0.5): the figure benchmarks compare as ratios. */
 export function median(values) {
   return quantile(values, 0.5);
 }
@@ -59,6 +60,7 @@ export async function withPeakRss(fn, { intervalMs = 5 } = {}) {
   }
 }
 
+/** A duration in milliseconds for a table cell: whole ms from 100, two decimals from 1, else µs. */
 export function formatMs(ms) {
   return ms >= 100
     ? `${ms.toFixed(0)} ms`
@@ -67,6 +69,7 @@ export function formatMs(ms) {
       : `${(ms * 1000).toFixed(0)} µs`;
 }
 
+/** A byte count in binary units (B, KiB, MiB, GiB), one decimal above bytes. */
 export function formatBytes(bytes) {
   const units = ["B", "KiB", "MiB", "GiB"];
   let value = bytes;

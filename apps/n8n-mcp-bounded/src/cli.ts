@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   try {
     app = createN8nMcpBounded({ environment: process.env, logger });
   } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
+    if (!SettingsError.isInstance(error)) throw error;
     process.stderr.write(`n8n-mcp-bounded: ${error.message}\n`);
     process.exit(2);
   }

@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthTokens } from "./auth-tokens.js";
 import { readJsonBody } from "./read-body.js";
-import { createRequestGuard } from "./request-guard.js";
+import { createRequestGuard, type RequestGuard } from "./request-guard.js";
 import { createSessionRegistry } from "./session-registry.js";
 
 /** Longest wait for in-flight requests at shutdown before sessions are closed anyway. */
@@ -160,7 +160,8 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
     await transport.handleRequest(request, response, body);
   }
 
-  const guard = { current: createRequestGuard({ ...options, port: options.port }) };
+  // Built once the port is bound (port 0 picks one): requests only arrive after listen.
+  let guard: RequestGuard;
 
   function corsHeaders(request: IncomingMessage): Record<string, string> {
     const origin = request.headers.origin;
@@ -178,10 +179,10 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       return sendJson(response, 200, { status: stopping ? "stopping" : "ok" });
     }
     if (url.pathname !== options.path) return sendRpcError(response, 404, "Not Found");
-    if (!guard.current.hostAllowed(request)) {
+    if (!guard.hostAllowed(request)) {
       return sendRpcError(response, 403, `Host "${request.headers.host}" is not allowed`);
     }
-    if (!guard.current.originAllowed(request)) {
+    if (!guard.originAllowed(request)) {
       return sendRpcError(response, 403, `Origin "${request.headers.origin}" is not allowed`);
     }
     for (const [name, value] of Object.entries(corsHeaders(request))) {
@@ -235,7 +236,7 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  guard.current = createRequestGuard({ ...options, port });
+  guard = createRequestGuard({ ...options, port });
   const sweep = setInterval(
     () =>
       void registry.closeIdle(clock()).then((closed) => {
