@@ -15,6 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deriveArtifactId } from "../artifacts/artifact-id.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
+import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
@@ -52,7 +53,7 @@ function runPreviewHook(dependencies: BounderDependencies, input: PreviewInput):
   } catch (error) {
     dependencies.logger.warn("preview hook failed; using the generic preview", {
       tool: input.toolName,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return undefined;
   }
@@ -206,7 +207,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       logger.error("the artifact store failed to keep an oversized result", {
         tool: context.toolName,
         byteLength,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       return fail(result, { code: "ARTIFACT_STORE_UNAVAILABLE" }, payload, byteLength);
     }

@@ -101,12 +101,3 @@ export function parsePayload(source: PayloadText): Payload {
     return { text, mediaType: "text/plain", document: textToDocument(text) };
   }
 }
-
-/**
- * Picks and parses the payload of an oversized result (`selectPayloadText`, then
- * `parsePayload`): structuredContent when present; else the single text block as received;
- * else `{"content": [...]}` with binary blocks replaced by their descriptors.
- */
-export function extractPayload(result: CallToolResult, structuredJson?: string): Payload {
-  return parsePayload(selectPayloadText(result, structuredJson));
-}

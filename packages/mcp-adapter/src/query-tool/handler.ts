@@ -10,6 +10,7 @@ import { type KeyRing, runQuery } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ArtifactService, OpenResult } from "../artifacts/artifact-service.js";
 import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
+import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { formatRetention } from "./description.js";
@@ -102,7 +103,7 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       opened = await dependencies.artifacts.open(request.artifactId, scope.hash);
     } catch (error) {
       dependencies.logger.error("the artifact store failed while opening an artifact", {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       const result = errorResult(argumentsValue, {
         code: "ARTIFACT_STORE_UNAVAILABLE",

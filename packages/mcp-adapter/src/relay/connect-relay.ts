@@ -12,6 +12,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../error-message.js";
 import { createRelayServer, type RelayServerOptions } from "./relay-server.js";
 
 /** Who the downstream client says it is, taken from its initialize request. */
@@ -107,7 +108,7 @@ export async function connectRelay(
         id: message.id,
         error: {
           code: ErrorCode.InternalError,
-          message: `the upstream could not be connected: ${error instanceof Error ? error.message : String(error)}`,
+          message: `the upstream could not be connected: ${errorMessage(error)}`,
         },
       });
       await downstream.close();

@@ -27,6 +27,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { errorMessage } from "../error-message.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { setRawCallToolResult } from "../result-sdk/call-context.js";
 import type { BoundedMcp } from "../server/create-bounded-mcp.js";
@@ -224,7 +225,7 @@ export function createRelayServer(options: RelayServerOptions): Server {
       setRawCallToolResult({});
       logger.error(`the hook of tool "${request.params.name}" failed; result relayed unchanged`, {
         tool: request.params.name,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
     return result;
@@ -322,7 +323,7 @@ async function relayNotification(
     await send();
   } catch (error) {
     logger.warn(`notification ${notification.method} not relayed`, {
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { errorMessage } from "../error-message.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { computeRestartDelay, type RestartBackoffOptions } from "./restart-backoff.js";
 
@@ -142,7 +143,7 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
       logger.warn(`upstream "${name}" failed to restart (attempt ${attempt})`, {
         upstream: name,
         attempt,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       if (attempt >= maxAttempts) {
         state = "failed";
@@ -169,7 +170,7 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
     } catch (error) {
       logger.error(`upstream "${name}" re-sync after restart failed`, {
         upstream: name,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     } finally {
       resyncing = false;

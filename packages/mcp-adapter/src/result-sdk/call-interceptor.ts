@@ -10,6 +10,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../error-message.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import {
   type CallContext,
@@ -173,7 +174,7 @@ export function createCallInterceptor(options: CallInterceptorOptions = {}): Cal
           const result = await finish(context, response["result"] as CallToolResult);
           return { ...message, result } as JSONRPCMessage;
         } catch (error) {
-          const text = error instanceof Error ? error.message : String(error);
+          const text = errorMessage(error);
           logger.error("bounded-mcp: the tools/call result hook failed", {
             tool: context.request.params.name,
             error: text,

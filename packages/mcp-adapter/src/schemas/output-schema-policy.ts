@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../error-message.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { createWarnOnce } from "../logging/warn-once.js";
 import {
@@ -211,7 +212,7 @@ export function createOutputSchemaPolicy(
         warnOnce(
           `compile:${tool.name}`,
           `tool ${JSON.stringify(tool.name)}: its outputSchema cannot be compiled, results are not enforced`,
-          { tool: tool.name, error: error instanceof Error ? error.message : String(error) },
+          { tool: tool.name, error: errorMessage(error) },
         );
         return result;
       }
