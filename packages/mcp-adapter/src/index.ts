@@ -11,6 +11,7 @@ export type {
   PreviewInput,
 } from "./bounding/bound-result.js";
 export { createPreviewOverride, type PreviewOverride } from "./bounding/preview-override.js";
+export { withoutAdapterVariables } from "./config/child-environment.js";
 export { ENVIRONMENT_NAMES, ENVIRONMENT_SETTINGS } from "./config/environment-names.js";
 export {
   type AdapterSettings,

@@ -1,9 +1,10 @@
-import { ENVIRONMENT_NAMES } from "@bounded-mcp/mcp-adapter";
+import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
 
 /** n8n-mcp's own switch for its anonymous usage telemetry. */
 export const TELEMETRY_VARIABLE = "N8N_MCP_TELEMETRY_DISABLED";
 
-const OWN_VARIABLES = new Set([...ENVIRONMENT_NAMES, "N8N_MCP_BOUNDED_LOG_LEVEL"]);
+/** This app's own variable besides the adapter's (which withoutAdapterVariables drops). */
+const LOG_LEVEL_VARIABLE = "N8N_MCP_BOUNDED_LOG_LEVEL";
 
 function telemetryExplicitlyOn(value: string | undefined): boolean {
   const normalized = value?.trim().toLowerCase();
@@ -20,10 +21,8 @@ function telemetryExplicitlyOn(value: string | undefined): boolean {
 export function createChildEnvironment(
   environment: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const child: Record<string, string> = {};
-  for (const [name, value] of Object.entries(environment)) {
-    if (value !== undefined && !OWN_VARIABLES.has(name)) child[name] = value;
-  }
+  const child = withoutAdapterVariables(environment);
+  delete child[LOG_LEVEL_VARIABLE];
   if (!telemetryExplicitlyOn(environment[TELEMETRY_VARIABLE])) child[TELEMETRY_VARIABLE] = "true";
   return child;
 }

@@ -1,8 +1,5 @@
-import type { UpstreamSpec } from "@bounded-mcp/mcp-adapter";
+import { type UpstreamSpec, withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
 import type { UpstreamOptions } from "../options/load-options.js";
-
-/** The proxy's own variables, never handed to the child (BOUNDED_MCP_KEYS is the MAC key ring). */
-const PROXY_VARIABLE = /^(BOUNDED_MCP_|MCP_RESPONSE_)/;
 
 /**
  * The relay's upstream from the proxy's options. A child process inherits the proxy's
@@ -18,9 +15,6 @@ export function toUpstreamSpec(
   if (upstream.kind === "http") {
     return { kind: "http", url: upstream.url, headers: upstream.headers };
   }
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(environment)) {
-    if (value !== undefined && !PROXY_VARIABLE.test(name)) env[name] = value;
-  }
+  const env = withoutAdapterVariables(environment);
   return { kind: "stdio", command: upstream.command, args: upstream.args, env };
 }
