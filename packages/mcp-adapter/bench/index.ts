@@ -1,7 +1,9 @@
 // The mcp-adapter benchmark (issue 5): bounding generated JSON results of 10, 50 and 200 MiB
 // in-process (measure, store, preview) with the memory and the fs store, the first query on a
-// cold artifact (fs store, no parse cache), a warm filtered and projected page, and peak RSS while
-// bounding, each against one JSON.parse of the same text measured in the same process.
+// cold artifact (fs store, no parse cache: a plain first page, answered from the stored bytes,
+// and a filtered page, which parses the whole document), a warm filtered and projected page, and
+// peak RSS while bounding, each against one JSON.parse of the same text measured in the same
+// process. Bounding and parse figures also show the garbage collection inside them.
 // Each size runs in its own processes (timing: bench/run-size.ts; peak RSS: bench/peak-rss.mjs). Run: pnpm --filter @bounded-mcp/mcp-adapter build && pnpm bench
 // (sizes can be given: pnpm bench 10 50).
 import { spawnSync } from "node:child_process";
@@ -18,9 +20,18 @@ interface TimingFigures {
   boundMemory: number;
   boundFs: number;
   coldQuery: number;
+  coldFiltered: number;
   warmQuery: number;
+  /** Median milliseconds of garbage collection inside the timed runs. */
+  gc: { parse: number; boundMemory: number; boundFs: number };
   /** Medians of per-round ratios to JSON.parse (warmQuery: to the median JSON.parse). */
-  ratios: { boundMemory: number; boundFs: number; coldQuery: number; warmQuery: number };
+  ratios: {
+    boundMemory: number;
+    boundFs: number;
+    coldQuery: number;
+    coldFiltered: number;
+    warmQuery: number;
+  };
 }
 
 interface PeakFigures {
@@ -69,10 +80,11 @@ for (const mebibytes of sizes.length > 0 ? sizes : [10, 50, 200]) {
   const figures = runSize(mebibytes);
   rows.push({
     payload: formatBytes(figures.payloadBytes),
-    "JSON.parse (baseline)": formatMs(figures.parse),
-    "bound, memory store": `${formatMs(figures.boundMemory)} (${times(figures.ratios.boundMemory)})`,
-    "bound, fs store": `${formatMs(figures.boundFs)} (${times(figures.ratios.boundFs)})`,
+    "JSON.parse (baseline)": `${formatMs(figures.parse)} (gc ${formatMs(figures.gc.parse)})`,
+    "bound, memory store": `${formatMs(figures.boundMemory)} (${times(figures.ratios.boundMemory)}; gc ${formatMs(figures.gc.boundMemory)})`,
+    "bound, fs store": `${formatMs(figures.boundFs)} (${times(figures.ratios.boundFs)}; gc ${formatMs(figures.gc.boundFs)})`,
     "cold first query, fs": `${formatMs(figures.coldQuery)} (${times(figures.ratios.coldQuery)})`,
+    "cold filtered query, fs (full parse)": `${formatMs(figures.coldFiltered)} (${times(figures.ratios.coldFiltered)})`,
     "warm filtered page": `${formatMs(figures.warmQuery)} (${times(figures.ratios.warmQuery)})`,
     "peak RSS bounding": `${formatBytes(figures.peakRss)} (${ratio(figures.peakRss, figures.payloadBytes)} payload; +${ratio(figures.peakRss - figures.rssBefore, figures.payloadBytes)} over before)`,
   });

@@ -1,11 +1,13 @@
 // The timings of one size of the bounding benchmark, in its own process (fresh heap), on a payload
 // file written by bench/index.ts: medians of every figure, each timed run starting after a full
-// garbage collection; parse, bounding and the cold query are timed in interleaved rounds. Peak
+// garbage collection; parse, bounding and the cold queries are timed in interleaved rounds, and
+// the garbage collection inside each timed window is summed (perf_hooks "gc" entries). Peak
 // RSS is measured by bench/peak-rss.mjs. Prints one JSON line.
 // Usage: node --expose-gc --max-old-space-size=12000 --import tsx bench/run-size.ts <file>
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { measure, summarize } from "@bounded-mcp/bench-utils";
 import { type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
 import { createFsStore } from "@bounded-mcp/stores/fs";
@@ -46,8 +48,21 @@ function artifactIdOf(result: CallToolResult): string {
     .artifact.id;
 }
 
-/** Milliseconds one call of `work` takes, after a full garbage collection and the untimed `setup`. */
+/** Every garbage collection of this process: when it started and how long it paused, in ms. */
+const collections: { startTime: number; duration: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) collections.push(entry);
+}).observe({ entryTypes: ["gc"] });
+
+/** The timed windows of each figure, to sum the collections that ran inside them. */
+const windows = new Map<string, { start: number; end: number }[]>();
+
+/**
+ * Milliseconds one call of `work` takes, after a full garbage collection and the untimed `setup`;
+ * the window is kept under `name` so gcMilliseconds can tell how much of it was collection.
+ */
 async function timeOnce<S>(
+  name: string,
   setup: () => S | Promise<S>,
   work: (state: S) => unknown,
 ): Promise<number> {
@@ -57,7 +72,21 @@ async function timeOnce<S>(
   await new Promise((resolve) => setTimeout(resolve, 50));
   const start = performance.now();
   await work(state);
-  return performance.now() - start;
+  const end = performance.now();
+  windows.set(name, [...(windows.get(name) ?? []), { start, end }]);
+  return end - start;
+}
+
+/** Median milliseconds of garbage collection inside the timed windows of `name`. */
+function gcMilliseconds(name: string, skip: number): number {
+  const perWindow = (windows.get(name) ?? [])
+    .slice(skip)
+    .map(({ start, end }) =>
+      collections
+        .filter((entry) => entry.startTime >= start && entry.startTime < end)
+        .reduce((sum, entry) => sum + entry.duration, 0),
+    );
+  return summarize(perWindow).median;
 }
 
 async function timing(text: string): Promise<void> {
@@ -71,6 +100,16 @@ async function timing(text: string): Promise<void> {
   const cold = adapter(fsStore(), 0);
   const coldId = artifactIdOf(await cold.boundResult(result()));
   const firstPage = { artifactId: coldId, responsePath: "/data/items", pageSize: 20 };
+  const filtered = (artifactId: string) => ({
+    artifactId,
+    responsePath: "/data/items",
+    filters: [
+      { path: "/status", value: "draft" },
+      { path: "/score", op: "gte", value: 500 },
+    ],
+    fields: ["id", "name", "score"],
+    pageSize: 20,
+  });
 
   // Interleaved rounds (parse, bound with memory, bound with fs, cold query), so a change of the
   // machine's load during the run moves the baseline and the figures alike. Each bound starts
@@ -87,31 +126,43 @@ async function timing(text: string): Promise<void> {
     boundMemory: [] as number[],
     boundFs: [] as number[],
     coldQuery: [] as number[],
+    coldFiltered: [] as number[],
   };
   for (let round = 0; round < warmup + runs; round += 1) {
     const parse = await timeOnce(
+      "parse",
       () => undefined,
       () => JSON.parse(text),
     );
     const boundMemory = await timeOnce(
+      "boundMemory",
       () => fresh(memoryStore),
       (bounded) => bounded.boundResult(result()),
     );
     const boundFs = await timeOnce(
+      "boundFs",
       () => fresh(fsStore),
       (bounded) => bounded.boundResult(result()),
     );
     await previous?.dispose();
     previous = undefined;
     const coldQuery = await timeOnce(
+      "coldQuery",
       () => undefined,
       () => cold.callQueryTool(firstPage),
+    );
+    // A filtered first query cannot be answered from the bytes: it parses the whole document.
+    const coldFiltered = await timeOnce(
+      "coldFiltered",
+      () => undefined,
+      () => cold.callQueryTool(filtered(coldId)),
     );
     if (round < warmup) continue;
     samples.parse.push(parse);
     samples.boundMemory.push(boundMemory);
     samples.boundFs.push(boundFs);
     samples.coldQuery.push(coldQuery);
+    samples.coldFiltered.push(coldFiltered);
   }
   await cold.dispose();
   collectGarbage();
@@ -119,24 +170,15 @@ async function timing(text: string): Promise<void> {
   // Warm filtered and projected page: the parsed artifact is in the parse cache.
   const warm = adapter(fsStore(), 2 * payloadBytes);
   const warmId = artifactIdOf(await warm.boundResult(result()));
-  const filtered = {
-    artifactId: warmId,
-    responsePath: "/data/items",
-    filters: [
-      { path: "/status", value: "draft" },
-      { path: "/score", op: "gte", value: 500 },
-    ],
-    fields: ["id", "name", "score"],
-    pageSize: 20,
-  };
-  const check = await warm.callQueryTool(filtered);
+  const warmFiltered = filtered(warmId);
+  const check = await warm.callQueryTool(warmFiltered);
   if (check.isError === true) throw new Error(JSON.stringify(check.structuredContent));
   const setup = async () => {
     collectGarbage();
     await new Promise((resolve) => setTimeout(resolve, 50));
   };
   const warmQuery = summarize(
-    await measure(() => warm.callQueryTool(filtered), { runs: 9, warmup: 2, setup }),
+    await measure(() => warm.callQueryTool(warmFiltered), { runs: 9, warmup: 2, setup }),
   ).median;
   await warm.dispose();
 
@@ -151,11 +193,18 @@ async function timing(text: string): Promise<void> {
     boundMemory: summarize(samples.boundMemory).median,
     boundFs: summarize(samples.boundFs).median,
     coldQuery: summarize(samples.coldQuery).median,
+    coldFiltered: summarize(samples.coldFiltered).median,
     warmQuery,
+    gc: {
+      parse: gcMilliseconds("parse", warmup),
+      boundMemory: gcMilliseconds("boundMemory", warmup),
+      boundFs: gcMilliseconds("boundFs", warmup),
+    },
     ratios: {
       boundMemory: ratioOf(samples.boundMemory),
       boundFs: ratioOf(samples.boundFs),
       coldQuery: ratioOf(samples.coldQuery),
+      coldFiltered: ratioOf(samples.coldFiltered),
       warmQuery: warmQuery / parse,
     },
   };

@@ -7,6 +7,7 @@ import { itemsPayload, jsonBytes } from "./support/fixtures.js";
 import {
   artifactOf,
   type Connection,
+  connectLowLevelServer,
   connectTwoCallers,
   createTestAdapter,
   TEST_NOW,
@@ -236,6 +237,36 @@ describe("query_response_artifact", () => {
       parseCacheMisses: 0,
       parseCacheHitRate: 1,
     });
+  });
+
+  it("answers a plain page of an artifact not parsed in this process from its stored bytes", async () => {
+    const artifactStore = createMemoryStore({ clock: () => TEST_NOW });
+    const { alice, id } = await setUp({ artifactStore });
+    const firstPage = { artifactId: id, responsePath: "/data/items", pageSize: 3 };
+    const warm = successOf(await query(alice, firstPage));
+    // Another adapter over the same store, as after a restart or in a second process.
+    const restarted = createTestAdapter({ artifactStore });
+    const tools = { fixture: { result: () => ({ content: [] }) } };
+    const later = await connectLowLevelServer(restarted, tools, { sessionId: "alice" });
+    connections.push(later);
+    try {
+      const cold = successOf(await query(later, firstPage));
+      expect(cold).toEqual(warm);
+      const nextPage = { ...firstPage, cursor: cold.responseMeta.nextCursor };
+      expect(successOf(await query(later, nextPage))).toEqual(
+        successOf(await query(alice, nextPage)),
+      );
+      // Pages answered from bytes cache nothing; the first other query parses and caches.
+      await query(later, { artifactId: id, describe: true });
+      await query(later, { artifactId: id, describe: true });
+      expect(restarted.stats().tools.query_response_artifact).toMatchObject({
+        queries: 4,
+        parseCacheHits: 1,
+        parseCacheMisses: 3,
+      });
+    } finally {
+      await restarted.dispose();
+    }
   });
 
   it("re-reads and re-parses from the store when the parse cache is disabled", async () => {

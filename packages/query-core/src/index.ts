@@ -15,6 +15,7 @@ export {
   KeyRingError,
   parseKeyRing,
 } from "./cursor/key-ring.js";
+export { runPartialQuery } from "./partial/run-partial-query.js";
 export {
   formatPointer,
   type PointerMiss,

@@ -45,8 +45,13 @@ const stores: { name: string; store: ArtifactStore }[] = [
   { name: "memory", store: createMemoryStore({ clock, maxBytes: 512 * MIB }) },
   { name: "fs", store: createFsStore({ dir: join(root, "fs"), clock, sweepIntervalMs: 0 }) },
   {
-    name: "fs (durable: false)",
-    store: createFsStore({ dir: join(root, "fs-fast"), clock, sweepIntervalMs: 0, durable: false }),
+    name: "fs (durable: true)",
+    store: createFsStore({
+      dir: join(root, "fs-durable"),
+      clock,
+      sweepIntervalMs: 0,
+      durable: true,
+    }),
   },
   {
     name: "s3 (s3rver)",

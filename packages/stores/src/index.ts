@@ -10,6 +10,7 @@ export type {
   ArtifactMeta,
   ArtifactStore,
   PutOptions,
+  StagedBody,
   StoreCapabilities,
   StoredArtifact,
   StoreUsage,

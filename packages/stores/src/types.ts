@@ -69,6 +69,20 @@ export interface SweepResult {
 export interface PutOptions {
   sha256Computed?: boolean;
   handOver?: boolean;
+  /**
+   * What `stage(body)` of this store returned for these very bytes: the store finishes the write
+   * it started instead of writing the body again. Anything else staged under it is dropped.
+   */
+  staged?: StagedBody;
+}
+
+/**
+ * A body a store started keeping before its metadata was known (`ArtifactStore.stage`). Pass it
+ * to `put` with the same bytes, or discard it; a store's dispose discards what is left.
+ */
+export interface StagedBody {
+  /** Drops the staged bytes when no put follows. Idempotent; never rejects. */
+  discard(): Promise<void>;
 }
 
 /**
@@ -86,6 +100,13 @@ export interface ArtifactStore {
    * QUOTA_EXCEEDED (stores with a quota), STORE_UNAVAILABLE (the backend failed).
    */
   put(meta: ArtifactMeta, body: Uint8Array, options?: PutOptions): Promise<void>;
+  /**
+   * Optional: starts writing `body` before its metadata is known (the fs store writes it to a
+   * temp file in the background), so the write overlaps the caller's own work, such as parsing
+   * the payload. Nothing is visible until `put(meta, body, { staged })` with the same bytes. The
+   * caller must not change `body` until that put or discard settles.
+   */
+  stage?(body: Uint8Array): StagedBody;
   /** The artifact, or null when unknown or expired. */
   get(id: string): Promise<StoredArtifact | null>;
   /**

@@ -1,6 +1,6 @@
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
-import type { ArtifactMeta, ArtifactStore, PutOptions } from "@bounded-mcp/stores";
+import type { ArtifactMeta, ArtifactStore, PutOptions, StagedBody } from "@bounded-mcp/stores";
 import type { ParseCache } from "./parse-cache.js";
 
 /** A stored artifact, parsed, as the query tool uses it. */
@@ -17,6 +17,17 @@ export type OpenResult =
   | { ok: true; artifact: OpenArtifact; cacheHit: boolean }
   | { ok: false; reason: "unknown" | "expired" };
 
+/**
+ * Answers a query from an artifact's stored bytes without parsing them whole, or returns
+ * undefined to have them parsed (and cached) instead.
+ */
+export type AnswerFromBytes<T> = (body: Uint8Array, meta: ArtifactMeta) => T | undefined;
+
+/** What `open` found when given an AnswerFromBytes: also the answer it gave from the bytes. */
+export type OpenOrAnswerResult<T> =
+  | OpenResult
+  | { ok: true; answered: T; meta: ArtifactMeta; cacheHit: false };
+
 /** What `save` needs: the payload exactly as received, parsed, and what analysis found. */
 export interface SaveInput {
   id: string;
@@ -28,6 +39,8 @@ export interface SaveInput {
    */
   handOver?: boolean;
   sha256: string;
+  /** What `stage(body)` returned for these bytes, when the store started writing them early. */
+  staged?: StagedBody | undefined;
   mediaType: ArtifactMediaType;
   document: unknown;
   responseRoot: string;
@@ -42,10 +55,24 @@ export interface SaveInput {
  * come (StoreError) so callers can answer ARTIFACT_STORE_UNAVAILABLE.
  */
 export interface ArtifactService {
+  /**
+   * Starts writing a payload's bytes before its metadata is known, when the store can (the fs
+   * store does), so the write overlaps parsing; pass the result to `save` or discard it.
+   */
+  stage(body: Uint8Array): StagedBody | undefined;
   /** Stores the payload and its metadata (replacing the same id: a repeat refreshes expiry). */
   save(input: SaveInput): Promise<ArtifactMeta>;
-  /** The parsed artifact for this scope, from the parse cache when it is there. */
-  open(id: string, scopeHash: string): Promise<OpenResult>;
+  /**
+   * The parsed artifact for this scope, from the parse cache when it is there. Given
+   * `answerFromBytes`, an artifact that is not in the cache is first offered to it as stored
+   * bytes: its answer is returned as `answered` (nothing is parsed whole or cached); when it
+   * declines, the same bytes are parsed and cached.
+   */
+  open<T = never>(
+    id: string,
+    scopeHash: string,
+    answerFromBytes?: AnswerFromBytes<T>,
+  ): Promise<OpenOrAnswerResult<T>>;
   /** The metadata for this scope, or why not; never reads or parses the body. */
   head(
     id: string,
@@ -87,20 +114,42 @@ export function createArtifactService(options: {
     return cached;
   };
 
+  const parsed = (stored: { meta: ArtifactMeta; body: Uint8Array }): OpenArtifact => ({
+    meta: stored.meta,
+    document: parseStoredBody(stored.body, stored.meta.mediaType),
+  });
+
   const load = (id: string): Promise<OpenArtifact | null> => {
     let pending = loading.get(id);
     if (pending === undefined) {
       pending = (async () => {
         const stored = await store.get(id);
-        if (stored === null) return null;
-        return { meta: stored.meta, document: parseStoredBody(stored.body, stored.meta.mediaType) };
+        return stored === null ? null : parsed(stored);
       })().finally(() => loading.delete(id));
       loading.set(id, pending);
     }
     return pending;
   };
 
+  /**
+   * Reads the stored bytes and offers them to `answerFromBytes`; parses them when it declines.
+   * A load already running for the id (another caller's full parse) is joined instead.
+   */
+  const answerOrLoad = async <T>(
+    id: string,
+    answerFromBytes: AnswerFromBytes<T>,
+  ): Promise<OpenArtifact | { answered: T; meta: ArtifactMeta } | null> => {
+    if (loading.has(id)) return load(id);
+    const stored = await store.get(id);
+    if (stored === null) return null;
+    const answered = answerFromBytes(stored.body, stored.meta);
+    return answered === undefined ? parsed(stored) : { answered, meta: stored.meta };
+  };
+
   return {
+    stage(body) {
+      return store.stage?.(body);
+    },
     async save(input) {
       const now = clock();
       const meta: ArtifactMeta = {
@@ -116,11 +165,12 @@ export function createArtifactService(options: {
         sourceTruncated: input.sourceTruncated,
         contractVersion: 3,
       };
-      if (input.handOver === true) {
-        await store.put(meta, input.body, IN_PROCESS_PUT);
-      } else {
-        await store.put(meta, input.body);
-      }
+      const staged = input.staged === undefined ? {} : { staged: input.staged };
+      await store.put(
+        meta,
+        input.body,
+        input.handOver === true ? { ...IN_PROCESS_PUT, ...staged } : staged,
+      );
       cache.set(
         input.id,
         { meta, document: input.document, toolName: input.toolName },
@@ -128,7 +178,11 @@ export function createArtifactService(options: {
       );
       return meta;
     },
-    async open(id, scopeHash) {
+    async open<T>(
+      id: string,
+      scopeHash: string,
+      answerFromBytes?: AnswerFromBytes<T>,
+    ): Promise<OpenOrAnswerResult<T>> {
       // Another caller's artifact is refused from metadata alone (the cache's, else the store's
       // head), never after reading and parsing its body: that would cost a full parse per attempt
       // and make "someone else's" measurably slower to refuse than "unknown".
@@ -144,9 +198,13 @@ export function createArtifactService(options: {
       }
       const meta = await store.head(id);
       if (meta === null || meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
-      const loaded = await load(id);
+      const loaded =
+        answerFromBytes === undefined ? await load(id) : await answerOrLoad(id, answerFromBytes);
       if (loaded === null || loaded.meta.scopeHash !== scopeHash) {
         return { ok: false, reason: "unknown" };
+      }
+      if ("answered" in loaded) {
+        return { ok: true, answered: loaded.answered, meta: loaded.meta, cacheHit: false };
       }
       cache.set(id, loaded, loaded.meta.byteLength);
       return { ok: true, artifact: loaded, cacheHit: false };

@@ -11,6 +11,7 @@ import {
   type KeyRing,
   TEXT_RESPONSE_ROOT,
 } from "@bounded-mcp/query-core";
+import type { StagedBody } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deriveArtifactId } from "../artifacts/artifact-id.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
@@ -20,9 +21,9 @@ import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
-import { startEncodingPayload } from "./encode-payload.js";
+import { type EncodingPayload, startEncodingPayload } from "./encode-payload.js";
 import { measureResult } from "./measure.js";
-import { type Payload, parsePayload, selectPayloadText } from "./payload.js";
+import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
 
 /** What a preview hook receives: the parsed payload of one oversized result. */
@@ -171,6 +172,24 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
     // on a helper thread while this one parses.
     const encoding = startEncodingPayload(source.text, byteLength);
+    // A store that can (fs) writes the bytes meanwhile, so the write overlaps the parse too.
+    const staged = dependencies.artifacts.stage(encoding.body);
+    try {
+      return await boundEncoded(result, context, source, encoding, staged);
+    } finally {
+      // Settled by the save in boundEncoded; dropped when bounding stopped before it.
+      await staged?.discard();
+    }
+  };
+
+  const boundEncoded = async (
+    result: CallToolResult,
+    context: BoundContext,
+    source: PayloadText,
+    encoding: EncodingPayload,
+    staged: StagedBody | undefined,
+  ): Promise<CallToolResult> => {
+    const byteLength = encoding.body.byteLength;
     const payload = parsePayload(source);
     const body = encoding.body;
     const sha256 = await encoding.sha256;
@@ -194,6 +213,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         scopeHash: scope.hash,
         body,
         handOver: true,
+        staged,
         sha256,
         mediaType: payload.mediaType,
         document: payload.document,

@@ -6,9 +6,16 @@ import {
   QUERY_TOOL_NAME,
   type QueryToolOutput,
 } from "@bounded-mcp/contract";
-import { type KeyRing, runQuery } from "@bounded-mcp/query-core";
+import {
+  type KeyRing,
+  type QueryContext,
+  type QueryOutcome,
+  runPartialQuery,
+  runQuery,
+} from "@bounded-mcp/query-core";
+import type { ArtifactMeta } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ArtifactService, OpenResult } from "../artifacts/artifact-service.js";
+import type { ArtifactService, OpenOrAnswerResult } from "../artifacts/artifact-service.js";
 import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
 import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
@@ -98,9 +105,21 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       return { result: handleError(argumentsValue, "invalid_id") };
     }
     const scope = await dependencies.findScope(context);
-    let opened: OpenResult;
+    const contextOf = (meta: ArtifactMeta): QueryContext => ({
+      scopeHash: scope.hash,
+      keyRing: dependencies.keyRing,
+      responseRoot: meta.responseRoot,
+      sourceTruncated: meta.sourceTruncated,
+      limits,
+      mediaType: meta.mediaType,
+    });
+    let opened: OpenOrAnswerResult<QueryOutcome>;
     try {
-      opened = await dependencies.artifacts.open(request.artifactId, scope.hash);
+      // A plain page of an artifact that is not parsed yet is answered from its bytes, without
+      // parsing the whole document (query-core's runPartialQuery); anything else parses it once.
+      opened = await dependencies.artifacts.open(request.artifactId, scope.hash, (body, meta) =>
+        runPartialQuery(body, request, contextOf(meta)),
+      );
     } catch (error) {
       dependencies.logger.error("the artifact store failed while opening an artifact", {
         error: errorMessage(error),
@@ -113,15 +132,12 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       return { result };
     }
     if (!opened.ok) return { result: handleError(argumentsValue, opened.reason) };
+    if ("answered" in opened) {
+      const outcome = opened.answered;
+      return { result: queryToolResult(outcome.result, outcome.isError), cacheHit: false };
+    }
     const { artifact } = opened;
-    const outcome = runQuery(artifact.document, request, {
-      scopeHash: scope.hash,
-      keyRing: dependencies.keyRing,
-      responseRoot: artifact.meta.responseRoot,
-      sourceTruncated: artifact.meta.sourceTruncated,
-      limits,
-      mediaType: artifact.meta.mediaType,
-    });
+    const outcome = runQuery(artifact.document, request, contextOf(artifact.meta));
     return {
       result: queryToolResult(outcome.result, outcome.isError),
       tool: artifact.toolName,

@@ -23,6 +23,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       parseKeyRing: "function",
       parsePointer: "function",
       resolvePointer: "function",
+      runPartialQuery: "function",
       runQuery: "function",
       textToDocument: "function",
     });

@@ -5,14 +5,15 @@ import { parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
 
 /**
- * One artifact is one file: the 4-byte magic `BMA1`, the header length (uint32 big-endian), the
- * metadata as UTF-8 JSON, then the body. Keeping both in one file, written to a temp file and
- * renamed into place, is what keeps metadata and body from ever disagreeing.
+ * One artifact is one file: the body, then the metadata as UTF-8 JSON, then the metadata's length
+ * (uint32 big-endian) and the 4-byte magic `BMA2`. Keeping both in one file, written to a temp
+ * file and renamed into place, is what keeps metadata and body from ever disagreeing; putting
+ * the body first lets a store start writing it before the metadata is known (see stageBody).
  */
-const MAGIC = Buffer.from("BMA1", "latin1");
-const PREFIX_BYTES = 8;
-/** A header larger than this is treated as corrupt. */
-const MAX_HEADER_BYTES = 1024 * 1024;
+const MAGIC = Buffer.from("BMA2", "latin1");
+const TRAILER_BYTES = 8;
+/** Metadata larger than this is treated as corrupt. */
+const MAX_META_BYTES = 1024 * 1024;
 /** Suffix of a complete artifact file. */
 export const ARTIFACT_FILE_SUFFIX = ".artifact";
 /** Prefix of a file being written; never read as an artifact. */
@@ -23,13 +24,13 @@ export function artifactPath(dir: string, id: string): string {
   return join(dir, `${id}${ARTIFACT_FILE_SUFFIX}`);
 }
 
-/** The header bytes (magic, length, JSON) for `meta`. */
-export function encodeHeader(meta: ArtifactMeta): Buffer {
+/** The bytes that follow the body: metadata JSON, its length, the magic. */
+export function encodeTrailer(meta: ArtifactMeta): Buffer {
   const json = Buffer.from(JSON.stringify(meta), "utf8");
-  const prefix = Buffer.alloc(PREFIX_BYTES);
-  MAGIC.copy(prefix, 0);
-  prefix.writeUInt32BE(json.byteLength, 4);
-  return Buffer.concat([prefix, json]);
+  const suffix = Buffer.alloc(TRAILER_BYTES);
+  suffix.writeUInt32BE(json.byteLength, 0);
+  MAGIC.copy(suffix, 4);
+  return Buffer.concat([json, suffix]);
 }
 
 /** What an open artifact file holds, before its body is read. */
@@ -40,24 +41,26 @@ export interface OpenedArtifact {
 }
 
 /**
- * Reads and checks the header of an open artifact file: magic, a parsable ArtifactMeta for `id`,
- * and a file size of exactly header + byteLength. Returns null when any check fails (a file that
- * is not a complete artifact is never served).
+ * Reads and checks the metadata of an open artifact file: magic, a parsable ArtifactMeta for
+ * `id`, and a file size of exactly byteLength + metadata + trailer. Returns null when any check
+ * fails (a file that is not a complete artifact is never served).
  */
-export async function readHeader(handle: FileHandle, id: string): Promise<OpenedArtifact | null> {
+export async function readArtifactMeta(
+  handle: FileHandle,
+  id: string,
+): Promise<OpenedArtifact | null> {
   const { size } = await handle.stat();
-  if (size < PREFIX_BYTES) return null;
-  const prefix = Buffer.alloc(PREFIX_BYTES);
-  await handle.read(prefix, 0, PREFIX_BYTES, 0);
-  if (!prefix.subarray(0, 4).equals(MAGIC)) return null;
-  const headerBytes = prefix.readUInt32BE(4);
-  if (headerBytes > MAX_HEADER_BYTES || PREFIX_BYTES + headerBytes > size) return null;
-  const header = Buffer.alloc(headerBytes);
-  await handle.read(header, 0, headerBytes, PREFIX_BYTES);
-  const meta = parseArtifactMetaJson(header, id);
-  const bodyOffset = PREFIX_BYTES + headerBytes;
-  if (meta === null || size !== bodyOffset + meta.byteLength) return null;
-  return { meta, bodyOffset };
+  if (size < TRAILER_BYTES) return null;
+  const suffix = Buffer.alloc(TRAILER_BYTES);
+  await handle.read(suffix, 0, TRAILER_BYTES, size - TRAILER_BYTES);
+  if (!suffix.subarray(4).equals(MAGIC)) return null;
+  const metaBytes = suffix.readUInt32BE(0);
+  if (metaBytes > MAX_META_BYTES || TRAILER_BYTES + metaBytes > size) return null;
+  const json = Buffer.alloc(metaBytes);
+  await handle.read(json, 0, metaBytes, size - TRAILER_BYTES - metaBytes);
+  const meta = parseArtifactMetaJson(json, id);
+  if (meta === null || size !== meta.byteLength + metaBytes + TRAILER_BYTES) return null;
+  return { meta, bodyOffset: 0 };
 }
 
 /** Opens the artifact file of `id` for reading, or null when there is none. */
@@ -70,30 +73,86 @@ export async function openArtifact(dir: string, id: string): Promise<FileHandle 
   }
 }
 
+/** A body being written to a fresh temp file (mode 0600) before its metadata is known. */
+export interface StagedFile {
+  body: Uint8Array;
+  path: string;
+  /** Settles when the body is written; rejects when the file could not be created or written. */
+  written: Promise<FileHandle>;
+}
+
 /**
- * Writes header and body to a fresh temp file (mode 0600, exclusive create), optionally flushes
- * it to disk, and renames it over the artifact's file. A crash at any point leaves either the old
- * file, the new file, or a stray temp file that is never read and that sweep removes.
+ * Starts writing `body` to a fresh temp file of `dir` (exclusive create, mode 0600) in the
+ * background, after `prepare` (which creates the folder). Finish it with completeStaged, or drop it with discardStaged; a crash leaves a temp
+ * file that is never read and that sweep removes.
  */
-export async function writeArtifactAtomically(
+export function stageBody(
+  dir: string,
+  body: Uint8Array,
+  label: string,
+  prepare?: () => Promise<void>,
+): StagedFile {
+  const path = join(dir, `${TEMP_FILE_PREFIX}${label}-${randomBytes(6).toString("hex")}`);
+  const written = (async () => {
+    await prepare?.();
+    const handle = await open(path, "wx", 0o600);
+    try {
+      await handle.writeFile(body);
+      return handle;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  })();
+  // The caller awaits it in completeStaged or discardStaged; this only keeps an early failure
+  // from being reported as unhandled meanwhile.
+  written.catch(() => undefined);
+  return { body, path, written };
+}
+
+/**
+ * Appends the metadata to a staged body, optionally flushes the file to disk, and renames it
+ * over the artifact's file. The temp file is removed when any step fails.
+ */
+export async function completeStaged(
+  staged: StagedFile,
+  dir: string,
+  meta: ArtifactMeta,
+  durable: boolean,
+): Promise<void> {
+  try {
+    const handle = await staged.written;
+    try {
+      const trailer = encodeTrailer(meta);
+      await handle.write(trailer, 0, trailer.byteLength, staged.body.byteLength);
+      if (durable) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(staged.path, artifactPath(dir, meta.id));
+  } catch (error) {
+    await unlink(staged.path).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Drops a staged body: closes and removes its temp file. Never rejects. */
+export async function discardStaged(staged: StagedFile): Promise<void> {
+  const handle = await staged.written.catch(() => null);
+  await handle?.close().catch(() => undefined);
+  await unlink(staged.path).catch(() => undefined);
+}
+
+/**
+ * Writes body and metadata to a fresh temp file, optionally flushes it to disk, and renames it
+ * over the artifact's file. A crash at any point leaves either the old file, the new file, or a
+ * stray temp file that is never read and that sweep removes.
+ */
+export function writeArtifactAtomically(
   dir: string,
   meta: ArtifactMeta,
   body: Uint8Array,
   durable: boolean,
 ): Promise<void> {
-  const tempPath = join(dir, `${TEMP_FILE_PREFIX}${meta.id}-${randomBytes(6).toString("hex")}`);
-  const handle = await open(tempPath, "wx", 0o600);
-  try {
-    try {
-      await handle.writeFile(encodeHeader(meta));
-      await handle.writeFile(body);
-      if (durable) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tempPath, artifactPath(dir, meta.id));
-  } catch (error) {
-    await unlink(tempPath).catch(() => undefined);
-    throw error;
-  }
+  return completeStaged(stageBody(dir, body, meta.id), dir, meta, durable);
 }

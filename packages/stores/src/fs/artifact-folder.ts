@@ -5,7 +5,7 @@ import {
   ARTIFACT_FILE_SUFFIX,
   artifactPath,
   openArtifact,
-  readHeader,
+  readArtifactMeta,
   TEMP_FILE_PREFIX,
 } from "./artifact-file.js";
 
@@ -20,7 +20,7 @@ export async function readArtifactFileState(dir: string, id: string): Promise<Ar
   const handle = await openArtifact(dir, id);
   if (handle === null) return { state: "missing" };
   try {
-    const opened = await readHeader(handle, id);
+    const opened = await readArtifactMeta(handle, id);
     return opened === null ? { state: "damaged" } : { state: "complete", meta: opened.meta };
   } finally {
     await handle.close();

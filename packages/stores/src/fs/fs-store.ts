@@ -1,5 +1,6 @@
 import { type FileHandle, mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
+import { Readable } from "node:stream";
 import { assertValidArtifactId } from "../artifact-id.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
@@ -7,8 +8,23 @@ import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
 import { checkPut, isExpired, sha256Hex } from "../shared/meta.js";
 import { createVerifiedBody } from "../shared/verifying-stream.js";
 import { StoreError } from "../store-error.js";
-import type { ArtifactMeta, ArtifactStore, PutOptions, StoreUsage, SweepResult } from "../types.js";
-import { openArtifact, readHeader, writeArtifactAtomically } from "./artifact-file.js";
+import type {
+  ArtifactMeta,
+  ArtifactStore,
+  PutOptions,
+  StagedBody,
+  StoreUsage,
+  SweepResult,
+} from "../types.js";
+import {
+  completeStaged,
+  discardStaged,
+  openArtifact,
+  readArtifactMeta,
+  type StagedFile,
+  stageBody,
+  writeArtifactAtomically,
+} from "./artifact-file.js";
 import { scanArtifactFolder, unlinkArtifact } from "./artifact-folder.js";
 import { sweepArtifactFolder } from "./folder-sweep.js";
 
@@ -22,7 +38,13 @@ export interface FsStoreOptions {
   sweepIntervalMs?: number;
   /** Milliseconds since the epoch; decides expiry (default Date.now). */
   clock?: () => number;
-  /** Flush each artifact to disk before it becomes visible (default true). */
+  /**
+   * Flush each artifact to disk (fdatasync) before it becomes visible (default false). Off by
+   * default: artifacts are short-lived copies of tool results, and reads check length and sha256,
+   * so a file torn by a power loss is never served (it reads as missing and the caller calls the
+   * tool again). Turn it on when artifacts must survive an operating-system crash; it costs a disk
+   * flush per artifact (several times a JSON.parse of the payload on a 200 MiB result).
+   */
   durable?: boolean;
   /** Where background problems (a failed sweep, a corrupt file) are reported; silent by default. */
   logger?: StoreLogger;
@@ -42,7 +64,7 @@ interface IndexEntry {
 }
 
 /**
- * A store in one local folder: one file per artifact (metadata header + body, see
+ * A store in one local folder: one file per artifact (body + metadata trailer, see
  * artifact-file.ts), written to a temp file and renamed into place, so a crash never leaves a
  * readable half artifact. Files are 0600, a created folder 0700. A new store over the same folder
  * serves earlier artifacts; several stores (processes) on one host may share a folder, with the
@@ -53,13 +75,15 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
   const dir = resolve(options.dir);
   const quotaBytes = options.quotaBytes ?? DEFAULT_FS_QUOTA_BYTES;
   const clock = options.clock ?? Date.now;
-  const durable = options.durable ?? true;
+  const durable = options.durable ?? false;
   const logger = options.logger ?? SILENT_STORE_LOGGER;
   const lifecycle = createLifecycle(STORE);
   const idLock = createKeyedLock();
   const quotaLock = createKeyedLock();
   const index = new Map<string, IndexEntry>();
   let reservedBytes = 0;
+  /** Bodies staged by this store and not yet put or discarded (dispose discards them). */
+  const staged = new Map<StagedBody, StagedFile>();
 
   const fail = (operation: string, cause: unknown): StoreError =>
     StoreError.isInstance(cause)
@@ -93,6 +117,22 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     return preparing;
   };
   ready().catch(() => undefined);
+
+  /**
+   * The staged file of `handle` when this store staged it with these very bytes; any other
+   * staged file of the handle is dropped (a put never writes bytes it was not given).
+   */
+  const takeStaged = async (
+    handle: StagedBody | undefined,
+    body: Uint8Array,
+  ): Promise<StagedFile | undefined> => {
+    const file = handle === undefined ? undefined : staged.get(handle);
+    if (handle === undefined || file === undefined) return undefined;
+    staged.delete(handle);
+    if (file.body === body) return file;
+    await discardStaged(file);
+    return undefined;
+  };
 
   /** Frees room for `incoming` bytes: expired first, then oldest. Caller holds the quota lock. */
   const pruneFor = async (incoming: number, replacing: string): Promise<void> => {
@@ -141,7 +181,7 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
       if (handle === null) return null;
       let handedOver = false;
       try {
-        const opened = await readHeader(handle, id);
+        const opened = await readArtifactMeta(handle, id);
         if (opened === null) return corrupt(id, operation);
         if (isExpired(opened.meta, clock())) return null;
         const result = await use(handle, opened.meta, opened.bodyOffset);
@@ -197,9 +237,10 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     capabilities: { persistent: true, shared: true, quota: true },
 
     async put(meta, body, options?: PutOptions) {
-      lifecycle.assertOpen("put");
-      const checked = checkPut(STORE, meta, body, quotaBytes, options?.sha256Computed !== true);
+      const file = await takeStaged(options?.staged, body);
       try {
+        lifecycle.assertOpen("put");
+        const checked = checkPut(STORE, meta, body, quotaBytes, options?.sha256Computed !== true);
         await ready();
         await quotaLock.run("quota", async () => {
           await pruneFor(body.byteLength, checked.id);
@@ -208,7 +249,8 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
         try {
           await idLock.run(checked.id, async () => {
             try {
-              await writeArtifactAtomically(dir, checked, body, durable);
+              if (file === undefined) await writeArtifactAtomically(dir, checked, body, durable);
+              else await completeStaged(file, dir, checked, durable);
             } catch (error) {
               // The folder was removed under a running store: create it again, once.
               if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
@@ -221,8 +263,22 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
           reservedBytes -= body.byteLength;
         }
       } catch (error) {
+        if (file !== undefined) await discardStaged(file);
         throw fail("put", error);
       }
+    },
+
+    stage(body) {
+      lifecycle.assertOpen("stage");
+      const handle: StagedBody = {
+        discard: async () => {
+          const file = staged.get(handle);
+          staged.delete(handle);
+          if (file !== undefined) await discardStaged(file);
+        },
+      };
+      staged.set(handle, stageBody(dir, body, "staged", ready));
+      return handle;
     },
 
     get(id) {
@@ -240,7 +296,15 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
 
     getStream(id) {
       return readLive(id, "getStream", true, async (handle, meta, bodyOffset) => {
-        const source = handle.createReadStream({ start: bodyOffset, autoClose: true });
+        // The body is followed by the metadata trailer, so the stream stops at its last byte.
+        let source: Readable;
+        if (meta.byteLength === 0) {
+          await handle.close();
+          source = Readable.from([]);
+        } else {
+          const end = bodyOffset + meta.byteLength - 1;
+          source = handle.createReadStream({ start: bodyOffset, end, autoClose: true });
+        }
         const body = createVerifiedBody(source, {
           meta,
           store: STORE,
@@ -297,6 +361,9 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     async dispose() {
       if (!lifecycle.markDisposed()) return;
       if (timer !== null) clearInterval(timer);
+      const pending = [...staged.values()];
+      staged.clear();
+      await Promise.all(pending.map(discardStaged));
       await sweeping;
       await preparing?.catch(() => undefined);
     },

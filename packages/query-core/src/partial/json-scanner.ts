@@ -1,0 +1,175 @@
+import { Buffer } from "node:buffer";
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Thrown when the bytes are not the JSON the scanner expects. Scanned bytes are always JSON the
+ * bounder parsed before storing (and the store verified), so this signals a bug or damaged bytes:
+ * callers fall back to a full parse, which reports what is wrong.
+ */
+export class ScanError extends Error {}
+
+/**
+ * Walks UTF-8 JSON text without building values: skips whitespace, strings and whole values,
+ * and reads object keys. Strings are skipped with the Buffer's native search for the closing
+ * quote, so long string values cost almost nothing. Limits: positions are byte offsets; the text
+ * must be valid JSON (a malformed input throws ScanError or gives a wrong but bounded position,
+ * never an endless loop).
+ */
+export class JsonScanner {
+  readonly bytes: Buffer;
+  readonly length: number;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.length = bytes.byteLength;
+  }
+
+  /** The byte at `position`, or -1 past the end. */
+  at(position: number): number {
+    return position < this.length ? (this.bytes[position] as number) : -1;
+  }
+
+  /** The first position at or after `position` that is not JSON whitespace. */
+  skipWhitespace(position: number): number {
+    const bytes = this.bytes;
+    let at = position;
+    while (at < this.length) {
+      const byte = bytes[at];
+      if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return at;
+      at += 1;
+    }
+    return at;
+  }
+
+  /** The position after the string whose opening quote is at `position`. */
+  skipString(position: number): number {
+    const bytes = this.bytes;
+    let from = position + 1;
+    for (;;) {
+      const quote = bytes.indexOf(QUOTE, from);
+      if (quote === -1) throw new ScanError("unterminated string");
+      let backslashes = 0;
+      while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes += 1;
+      if (backslashes % 2 === 0) return quote + 1;
+      from = quote + 1;
+    }
+  }
+
+  /** The position after the value starting at `position` (no leading whitespace). */
+  skipValue(position: number): number {
+    const bytes = this.bytes;
+    const first = bytes[position];
+    if (first === QUOTE) return this.skipString(position);
+    if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return this.skipScalar(position);
+    let depth = 0;
+    let at = position;
+    const end = this.length;
+    while (at < end) {
+      const byte = bytes[at] as number;
+      if (byte === QUOTE) {
+        at = this.skipString(at);
+        continue;
+      }
+      if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        depth += 1;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        depth -= 1;
+        if (depth === 0) return at + 1;
+      }
+      at += 1;
+    }
+    throw new ScanError("unterminated container");
+  }
+
+  /** The position after a number, true, false or null starting at `position`. */
+  private skipScalar(position: number): number {
+    const bytes = this.bytes;
+    let at = position;
+    while (at < this.length) {
+      const byte = bytes[at];
+      if (
+        byte === COMMA ||
+        byte === CLOSE_BRACE ||
+        byte === CLOSE_BRACKET ||
+        byte === 0x20 ||
+        byte === 0x0a ||
+        byte === 0x0d ||
+        byte === 0x09
+      ) {
+        break;
+      }
+      at += 1;
+    }
+    if (at === position) throw new ScanError("expected a value");
+    return at;
+  }
+
+  /** Requires `byte` at `position` (after whitespace) and returns the position after it. */
+  expect(position: number, byte: number): number {
+    const at = this.skipWhitespace(position);
+    if (this.bytes[at] !== byte) throw new ScanError(`expected ${String.fromCharCode(byte)}`);
+    return at + 1;
+  }
+
+  /** The text of the string whose opening quote is at `position`, and the position after it. */
+  readString(position: number, end: number): string {
+    const raw = this.bytes.subarray(position + 1, end - 1);
+    return raw.includes(BACKSLASH)
+      ? (JSON.parse(this.bytes.toString("utf8", position, end)) as string)
+      : raw.toString("utf8");
+  }
+
+  /**
+   * Calls `visit(key, valueStart)` for each member of the object at `position` ('{'); `visit`
+   * returns the position after the value (it may skip or read it). Returns the position after '}'.
+   */
+  forEachMember(position: number, visit: (key: string, valueStart: number) => number): number {
+    let at = this.skipWhitespace(position + 1);
+    if (this.bytes[at] === CLOSE_BRACE) return at + 1;
+    for (;;) {
+      if (this.bytes[at] !== QUOTE) throw new ScanError("expected a key");
+      const keyEnd = this.skipString(at);
+      const key = this.readString(at, keyEnd);
+      const valueStart = this.skipWhitespace(this.expect(keyEnd, COLON));
+      at = this.skipWhitespace(visit(key, valueStart));
+      const byte = this.bytes[at];
+      if (byte === CLOSE_BRACE) return at + 1;
+      if (byte !== COMMA) throw new ScanError("expected , or }");
+      at = this.skipWhitespace(at + 1);
+    }
+  }
+
+  /**
+   * Calls `visit(index, valueStart)` for each element of the array at `position` ('['); `visit`
+   * returns the position after the element. Returns the count and the position after ']'.
+   */
+  forEachElement(
+    position: number,
+    visit: (index: number, valueStart: number) => number,
+  ): { count: number; end: number } {
+    let at = this.skipWhitespace(position + 1);
+    if (this.bytes[at] === CLOSE_BRACKET) return { count: 0, end: at + 1 };
+    let index = 0;
+    for (;;) {
+      at = this.skipWhitespace(visit(index, at));
+      index += 1;
+      const byte = this.bytes[at];
+      if (byte === CLOSE_BRACKET) return { count: index, end: at + 1 };
+      if (byte !== COMMA) throw new ScanError("expected , or ]");
+      at = this.skipWhitespace(at + 1);
+    }
+  }
+
+  /** The value whose text spans [start, end), parsed. */
+  parse(start: number, end: number): unknown {
+    return JSON.parse(this.bytes.toString("utf8", start, end));
+  }
+}

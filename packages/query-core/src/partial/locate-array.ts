@@ -1,0 +1,64 @@
+import { JsonScanner } from "./json-scanner.js";
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/** The elements of an array found in JSON text: how many, and those of one window, parsed. */
+export interface ArrayWindow {
+  /** How many elements the array has. */
+  count: number;
+  /** The parsed elements with index in [start, start + size), in order. */
+  elements: unknown[];
+}
+
+/**
+ * Finds the value at `tokens` (unescaped RFC 6901 reference tokens, each an object key) in JSON
+ * text, the way JSON.parse + the engine's pointer resolution would see it (own keys, the last of
+ * duplicate keys), and when it is an array counts its elements and parses only those in the
+ * window [start, start + size). Undefined when the path does not resolve through objects or does
+ * not end at an array. Every byte of the text is visited at most about once; nothing outside the
+ * window is decoded or parsed. Throws ScanError on text that is not JSON.
+ */
+export function locateArrayWindow(
+  bytes: Uint8Array,
+  tokens: readonly string[],
+  start: number,
+  size: number,
+): ArrayWindow | undefined {
+  const scanner = new JsonScanner(bytes);
+  let found: ArrayWindow | undefined;
+
+  const scanTarget = (position: number): number => {
+    if (scanner.at(position) !== OPEN_BRACKET) return scanner.skipValue(position);
+    const elements: unknown[] = [];
+    const { count, end } = scanner.forEachElement(position, (index, valueStart) => {
+      const valueEnd = scanner.skipValue(valueStart);
+      if (index >= start && index < start + size) {
+        elements.push(scanner.parse(valueStart, valueEnd));
+      }
+      return valueEnd;
+    });
+    found = { count, elements };
+    return end;
+  };
+
+  // Returns the position after the value at `position`; sets `found` when the path below it ends
+  // at an array. A later duplicate key clears what an earlier one found, as JSON.parse keeps the
+  // last value.
+  const visit = (position: number, depth: number): number => {
+    if (depth === tokens.length) return scanTarget(position);
+    const token = tokens[depth] as string;
+    const first = scanner.at(position);
+    if (first === OPEN_BRACE) {
+      return scanner.forEachMember(position, (key, valueStart) => {
+        if (key !== token) return scanner.skipValue(valueStart);
+        found = undefined;
+        return visit(valueStart, depth + 1);
+      });
+    }
+    return scanner.skipValue(position);
+  };
+
+  const end = scanner.skipWhitespace(visit(scanner.skipWhitespace(0), 0));
+  return end === scanner.length ? found : undefined;
+}
