@@ -32,6 +32,22 @@ function windowStart(request: QueryRequest, context: QueryContext): number {
 }
 
 /**
+ * An array of `length` holding `elements` from index `start`, whose holes take no memory: the
+ * last index is written first, so V8 keeps the elements in a dictionary (`new Array(length)`
+ * would allocate 8 bytes per hole, 160 MB for 20 million elements).
+ */
+function sparseArray(length: number, start: number, elements: unknown[]): unknown[] {
+  const array: unknown[] = [];
+  if (length === 0) return array;
+  array[length - 1] = undefined;
+  elements.forEach((element, index) => {
+    array[start + index] = element;
+  });
+  if (start + elements.length < length) Reflect.deleteProperty(array, length - 1);
+  return array;
+}
+
+/**
  * A document with only what a plain page of the array at `tokens` reads: its ancestor objects,
  * and the array at its full length holding just the window's elements (the rest are holes that
  * a plain page never reads).
@@ -87,9 +103,9 @@ export function runPartialQuery(
     return undefined;
   }
   if (window === undefined) return undefined;
-  const array: unknown[] = new Array(window.count);
-  window.elements.forEach((element, index) => {
-    array[start + index] = element;
-  });
-  return runQuery(skeleton(tokens, array), request, context);
+  return runQuery(
+    skeleton(tokens, sparseArray(window.count, start, window.elements)),
+    request,
+    context,
+  );
 }
