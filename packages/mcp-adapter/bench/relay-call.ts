@@ -2,13 +2,17 @@
 // server -> upstream client -> linear stdio transport -> child) against the same call made
 // directly (client -> linear stdio transport -> child), interleaved in rounds in the same run.
 // Two relays: the bare one (connectRelay, no adapter) and the one the apps use
-// (createBoundedRelay: adapter attached, hooks, measuring, outputSchema policy).
+// (createBoundedRelay: adapter attached, hooks, measuring, outputSchema policy). A third path is
+// the floor any SDK-based relay pays: a bare SDK Server whose fallback handler forwards through an
+// SDK Client with no options (no timeout policy, progress, cancellation or relay logic at all).
 // Run from packages/mcp-adapter: npx tsx bench/relay-call.ts
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { z } from "zod";
 import { connectRelay } from "../src/relay/connect-relay.js";
 import { createBoundedRelay } from "../src/relay/create-bounded-relay.js";
 import { createLinearStdioClientTransport } from "../src/relay/linear-stdio-client-transport.js";
@@ -28,6 +32,28 @@ async function connectDirect(): Promise<Client> {
   const client = new Client({ name: "relay-call-bench", version: "1.0.0" });
   await client.connect(fixtureTransport());
   return client;
+}
+
+async function connectSdkFloor(): Promise<{ client: Client; close: () => Promise<void> }> {
+  const upstream = await connectDirect();
+  const server = new Server(
+    { name: "sdk-floor", version: "1.0.0" },
+    { capabilities: upstream.getServerCapabilities() ?? {} },
+  );
+  const anyResult = z.custom<Record<string, unknown>>((value) => typeof value === "object");
+  server.fallbackRequestHandler = (request) =>
+    upstream.request({ method: request.method, params: request.params } as never, anyResult);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await upstream.close();
+    },
+  };
 }
 
 async function connectRelayed(): Promise<{ client: Client; close: () => Promise<void> }> {
@@ -73,52 +99,39 @@ async function timeCalls(client: Client, samples: number[]): Promise<void> {
   }
 }
 
+function row(path: string, samples: number[], baseline: ReturnType<typeof summarize>) {
+  const summary = summarize(samples);
+  return {
+    path,
+    calls: summary.runs,
+    median: formatMs(summary.median),
+    p99: formatMs(summary.p99),
+    ratio: `${(summary.median / baseline.median).toFixed(2)}x`,
+    "p99 ratio": `${(summary.p99 / baseline.p99).toFixed(2)}x`,
+  };
+}
+
 async function main(): Promise<void> {
   const direct = await connectDirect();
-  const relayed = await connectRelayed();
-  const boundedRelay = await connectBounded();
+  const paths = [
+    { label: "SDK floor: bare Server -> Client forwarder", ...(await connectSdkFloor()) },
+    { label: "through the relay", ...(await connectRelayed()) },
+    { label: "through createBoundedRelay", ...(await connectBounded()) },
+  ];
   const directSamples: number[] = [];
-  const relayedSamples: number[] = [];
-  const boundedSamples: number[] = [];
+  const samples = paths.map((): number[] => []);
   await timeCalls(direct, []);
-  await timeCalls(relayed.client, []);
-  await timeCalls(boundedRelay.client, []);
+  for (const path of paths) await timeCalls(path.client, []);
   for (let round = 0; round < ROUNDS; round += 1) {
     await timeCalls(direct, directSamples);
-    await timeCalls(relayed.client, relayedSamples);
-    await timeCalls(boundedRelay.client, boundedSamples);
+    for (const [index, path] of paths.entries()) await timeCalls(path.client, samples[index]!);
   }
   await direct.close();
-  await relayed.close();
-  await boundedRelay.close();
+  for (const path of paths) await path.close();
   const baseline = summarize(directSamples);
-  const through = summarize(relayedSamples);
-  const throughBounded = summarize(boundedSamples);
   printTable(`relay: a small tool call (echo), ${ROUNDS} x ${CALLS_PER_ROUND} interleaved`, [
-    {
-      path: "direct (baseline)",
-      calls: baseline.runs,
-      median: formatMs(baseline.median),
-      p99: formatMs(baseline.p99),
-      ratio: "1.00x",
-      "p99 ratio": "1.00x",
-    },
-    {
-      path: "through the relay",
-      calls: through.runs,
-      median: formatMs(through.median),
-      p99: formatMs(through.p99),
-      ratio: `${(through.median / baseline.median).toFixed(2)}x`,
-      "p99 ratio": `${(through.p99 / baseline.p99).toFixed(2)}x`,
-    },
-    {
-      path: "through createBoundedRelay",
-      calls: throughBounded.runs,
-      median: formatMs(throughBounded.median),
-      p99: formatMs(throughBounded.p99),
-      ratio: `${(throughBounded.median / baseline.median).toFixed(2)}x`,
-      "p99 ratio": `${(throughBounded.p99 / baseline.p99).toFixed(2)}x`,
-    },
+    row("direct (baseline)", directSamples, baseline),
+    ...paths.map((path, index) => row(path.label, samples[index]!, baseline)),
   ]);
 }
 

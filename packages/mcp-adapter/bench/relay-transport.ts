@@ -34,8 +34,11 @@ const SDK_SERVER = fileURLToPath(
 type Variant =
   | "json-parse"
   | "json-parse-payload"
+  | "pipe-floor"
   | "framing-only"
+  | "framing-only-cold"
   | "linear"
+  | "linear-cold"
   | "linear-sdk-server"
   | "sdk-raised";
 
@@ -53,10 +56,22 @@ const VARIANTS: { variant: Variant; label: string }[] = [
   { variant: "json-parse", label: "JSON.parse of the same line (baseline)" },
   { variant: "json-parse-payload", label: "JSON.parse of the payload text inside it" },
   {
+    variant: "pipe-floor",
+    label: "floor: the raw child's line through a pipe (bytes counted only), then JSON.parse",
+  },
+  {
     variant: "framing-only",
-    label: "linear framing + decode + parse, in process (64 KiB chunks, no pipe)",
+    label: "linear framing + decode + parse, in process (64 KiB chunks, no pipe), buffer kept",
+  },
+  {
+    variant: "framing-only-cold",
+    label: "the same, no buffer kept (retainedBufferBytes 0: decoded chunk by chunk)",
   },
   { variant: "linear", label: "linear stdio transport (raw child)" },
+  {
+    variant: "linear-cold",
+    label: "linear stdio transport (raw child), no buffer kept",
+  },
   {
     variant: "linear-sdk-server",
     label: "linear stdio transport (SDK McpServer child, end to end)",
@@ -78,8 +93,12 @@ function transportFor(variant: Variant, mebibytes: number): Transport {
       maxBufferSize: 2 * mebibytes * MEBIBYTE,
     });
   }
-  const server = variant === "linear" ? [RAW_SERVER, ...args] : [SDK_SERVER];
-  return createLinearStdioClientTransport({ command: process.execPath, args: server });
+  const server = variant === "linear-sdk-server" ? [SDK_SERVER] : [RAW_SERVER, ...args];
+  return createLinearStdioClientTransport({
+    command: process.execPath,
+    args: server,
+    ...(variant === "linear-cold" ? { retainedBufferBytes: 0 } : {}),
+  });
 }
 
 /** The operation a variant times once per run, with its setup and teardown. */
@@ -89,28 +108,67 @@ interface VariantRunner {
   close: () => Promise<void>;
 }
 
+/**
+ * What any stdio transport pays at least: the line crosses the pipe (Node's 64 KiB reads, bytes
+ * only counted, never framed or decoded), then JSON.parse of the same line, prepared beforehand.
+ */
+async function createPipeFloorRunner(mebibytes: number): Promise<VariantRunner> {
+  const line = responseLine(mebibytes);
+  const child = spawn(process.execPath, [RAW_SERVER, String(mebibytes)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let lineEnded: () => void = () => {};
+  child.stdout.on("data", (chunk: Buffer) => {
+    if (chunk[chunk.length - 1] === 0x0a) lineEnded();
+  });
+  let id = 0;
+  const request = async (method: string) => {
+    const ended = new Promise<void>((resolve) => {
+      lineEnded = resolve;
+    });
+    id += 1;
+    const params = { protocolVersion: "2025-06-18" };
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    await ended;
+  };
+  await request("initialize");
+  const run = async () => {
+    await request("tools/call");
+    return JSON.parse(line);
+  };
+  const close = async () => {
+    child.kill();
+  };
+  return { run, runs: 7, close };
+}
+
 async function createRunner(variant: Variant, mebibytes: number): Promise<VariantRunner> {
+  if (variant === "pipe-floor") return createPipeFloorRunner(mebibytes);
   if (variant === "json-parse" || variant === "json-parse-payload") {
     const line = variant === "json-parse" ? responseLine(mebibytes) : createPayloadText(mebibytes);
     return { run: () => JSON.parse(line), runs: 7, close: async () => {} };
   }
-  if (variant === "framing-only") {
+  if (variant === "framing-only" || variant === "framing-only-cold") {
     const line = Buffer.from(`${responseLine(mebibytes)}\n`);
     const chunks: Buffer[] = [];
     for (let offset = 0; offset < line.length; offset += CHUNK_BYTES) {
       chunks.push(line.subarray(offset, offset + CHUNK_BYTES));
     }
+    let parsed: unknown;
+    // One framer for all runs, configured like the transport's stdout framer (the warm-up run
+    // leaves the kept buffer behind, as a previous large result would).
+    const framer = createLineFramer({
+      maxLineBytes: 2 * line.length,
+      retainedBufferBytes: variant === "framing-only" ? 2 * line.length : 0,
+      onLine: (text) => {
+        parsed = JSON.parse(text);
+      },
+      onOversizedLine: () => {
+        throw new Error("unexpected oversized line");
+      },
+    });
     const run = () => {
-      let parsed: unknown;
-      const framer = createLineFramer({
-        maxLineBytes: 2 * line.length,
-        onLine: (text) => {
-          parsed = JSON.parse(text);
-        },
-        onOversizedLine: () => {
-          throw new Error("unexpected oversized line");
-        },
-      });
+      parsed = undefined;
       for (const chunk of chunks) framer.push(chunk);
       if (parsed === undefined) throw new Error("framing-only: no message");
     };

@@ -168,7 +168,7 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
         ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
         ...(options.requestOptions === undefined ? {} : { requestOptions: options.requestOptions }),
         logger,
-        whenUpstreamReady: () => supervisor.whenConnected(),
+        whenUpstreamReady: () => whenConnected(supervisor),
       });
       await server.connect(withCallerDefaults(downstream, connectOptions));
     },
@@ -188,7 +188,7 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
         ...(options.requestOptions === undefined ? {} : { requestOptions: options.requestOptions }),
         ...connectOptions,
         logger,
-        whenUpstreamReady: () => supervisor?.whenConnected() ?? Promise.resolve(),
+        whenUpstreamReady: () => (supervisor === undefined ? undefined : whenConnected(supervisor)),
         connectUpstream: (identity) =>
           connectUpstream(identity, syncState, (created) => {
             supervisor = created;
@@ -233,6 +233,11 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
       await pending?.then((supervisor) => supervisor.close()).catch(() => undefined);
     },
   };
+}
+
+/** Undefined when the upstream is connected (no wait), else the supervisor's whenConnected. */
+function whenConnected(supervisor: UpstreamSupervisor): Promise<void> | undefined {
+  return supervisor.state === "connected" ? undefined : supervisor.whenConnected();
 }
 
 /**

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createLineFramer, type OversizedLine } from "./line-framer.js";
 
-function collect(maxLineBytes: number, edgeBytes = 4) {
+function collect(maxLineBytes: number, edgeBytes = 4, retainedBufferBytes = 0) {
   const lines: string[] = [];
   const oversized: { byteLength: number; head: string; tail: string }[] = [];
   const framer = createLineFramer({
     maxLineBytes,
     edgeBytes,
+    retainedBufferBytes,
     onLine: (line) => lines.push(line),
     onOversizedLine: (line: OversizedLine) =>
       oversized.push({
@@ -55,6 +56,13 @@ describe("createLineFramer", () => {
     expect(oversized).toEqual([{ byteLength: 8, head: "abcd", tail: "efgh" }]);
   });
 
+  it("reports a line over the cap that arrives whole in one chunk", () => {
+    const { framer, lines, oversized } = collect(5);
+    framer.push(Buffer.from("123456\nok\n"));
+    expect(oversized).toEqual([{ byteLength: 6, head: "1234", tail: "3456" }]);
+    expect(lines).toEqual(["ok"]);
+  });
+
   it("accepts a line of exactly the cap", () => {
     const { framer, lines, oversized } = collect(5);
     framer.push(Buffer.from("12345\n"));
@@ -68,5 +76,69 @@ describe("createLineFramer", () => {
     framer.reset();
     framer.push(Buffer.from("kept\n"));
     expect(lines).toEqual(["kept"]);
+  });
+
+  it("decodes large lines split inside multi-byte characters, ASCII or not, with or without a kept buffer", () => {
+    for (const retainedBufferBytes of [0, 16 * 1024 * 1024]) {
+      const { framer, lines } = collect(8 * 1024 * 1024, 4, retainedBufferBytes);
+      const ascii = "a".repeat(2 * 1024 * 1024);
+      const mixed = "é€😀x".repeat(300_000);
+      const bytes = Buffer.from(`${ascii}\n${mixed}\r\n`.repeat(2));
+      for (let offset = 0; offset < bytes.length; offset += 65_535) {
+        framer.push(bytes.subarray(offset, offset + 65_535));
+      }
+      expect(lines.length).toBe(4);
+      expect(lines.map((line) => line === ascii || line === `${mixed}\r`)).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(lines[0] === lines[2] && lines[1] === lines[3]).toBe(true);
+    }
+  });
+
+  it("keeps no line buffer by default", () => {
+    const { framer, lines } = collect(1024 * 1024);
+    framer.push(Buffer.from("x".repeat(200_000)));
+    framer.push(Buffer.from("\n"));
+    expect(lines[0]?.length).toBe(200_000);
+    expect(framer.bufferBytes).toBe(0);
+  });
+
+  it("keeps a buffer sized after a line that spanned chunks, reuses it, and releases it on request after the line in progress", () => {
+    const { framer, lines } = collect(1024 * 1024, 4, 1024 * 1024);
+    framer.push(Buffer.from("x".repeat(150_000)));
+    framer.push(Buffer.from(`${"x".repeat(50_000)}\n`));
+    expect(framer.bufferBytes).toBe(250_000);
+    framer.push(Buffer.from("y".repeat(150_000)));
+    framer.push(Buffer.from(`${"y".repeat(60_000)}\n`));
+    expect(framer.bufferBytes).toBe(250_000);
+    framer.push(Buffer.from("z".repeat(10)));
+    framer.releaseBuffer();
+    expect(framer.bufferBytes).toBe(250_000);
+    framer.push(Buffer.from("z\n"));
+    expect(framer.bufferBytes).toBe(0);
+    expect(lines.map((line) => line.length)).toEqual([200_000, 210_000, 11]);
+  });
+
+  it("continues a line that outgrows the kept buffer without splitting a character at the switch", () => {
+    const { framer, lines } = collect(1000, 4, 1000);
+    framer.push(Buffer.from("a".repeat(40)));
+    framer.push(Buffer.from(`${"a".repeat(40)}\n`));
+    expect(framer.bufferBytes).toBe(100);
+    const bytes = Buffer.from(`${"é".repeat(100)}\n`);
+    for (let offset = 0; offset < bytes.length; offset += 33) {
+      framer.push(bytes.subarray(offset, offset + 33));
+    }
+    expect(lines).toEqual(["a".repeat(80), "é".repeat(100)]);
+    expect(framer.bufferBytes).toBe(250);
+  });
+
+  it("keeps no buffer for a line longer than retainedBufferBytes", () => {
+    const { framer } = collect(1024 * 1024, 4, 100_000);
+    framer.push(Buffer.from("x".repeat(300_000)));
+    framer.push(Buffer.from("\n"));
+    expect(framer.bufferBytes).toBe(0);
   });
 });

@@ -12,6 +12,15 @@ import { createTooLargeToolResult, findOversizedResponseId } from "./oversized-r
 /** The default byte cap of one upstream message: 1.3 x artifactMaxBytes (SDK-NOTES.md 7). */
 export const DEFAULT_MAX_MESSAGE_BYTES = Math.ceil(1.3 * DEFAULT_LIMITS.artifactMaxBytes);
 
+/**
+ * The most a transport keeps of a line buffer between large messages by default: enough for the
+ * results of the default artifactMaxBytes, without holding gigabytes when the cap is raised.
+ */
+export const DEFAULT_RETAINED_BUFFER_BYTES = 64 * 1024 * 1024;
+
+/** A decoded line longer than this (a pipe read) spanned chunks: it used the line buffer. */
+const CHUNK_CHARACTERS = 64 * 1024;
+
 /** Longest stderr line handed to the logger; the rest of a longer line is summarized. */
 const MAX_STDERR_LINE_BYTES = 16_384;
 
@@ -36,6 +45,15 @@ export interface LinearStdioClientTransportOptions {
   stderrPrefix?: string;
   /** How long close() waits after ending stdin, then after SIGTERM; default 2000 ms each. */
   closeGraceMs?: number;
+  /**
+   * After a large message, a stdout line buffer of its size (plus a quarter) is kept, if at most
+   * this many bytes, so the next large results are copied into memory already mapped and decoded
+   * once (the line framer's `retainedBufferBytes`); default the smaller of `maxMessageBytes` and
+   * 64 MiB (DEFAULT_RETAINED_BUFFER_BYTES). 0 keeps none.
+   */
+  retainedBufferBytes?: number;
+  /** A kept line buffer is released once no large message has arrived for this long; default 10 s. */
+  bufferIdleMs?: number;
 }
 
 /** How the child ended: an exit code, or the signal that killed it. */
@@ -74,6 +92,8 @@ export function createLinearStdioClientTransport(
   const logger = options.logger ?? SILENT_LOGGER;
   const stderrPrefix = options.stderrPrefix ?? "[upstream] ";
   const closeGraceMs = options.closeGraceMs ?? 2000;
+  const bufferIdleMs = options.bufferIdleMs ?? 10_000;
+  let bufferIdleTimer: NodeJS.Timeout | undefined;
   /** Requests sent to the child and not yet answered, with their method. */
   const inFlight = new Map<RequestId, string>();
   let child: Child | undefined;
@@ -84,7 +104,12 @@ export function createLinearStdioClientTransport(
 
   const stdoutFramer: LineFramer = createLineFramer({
     maxLineBytes: maxMessageBytes,
-    onLine: (line) => receiveLine(line),
+    retainedBufferBytes:
+      options.retainedBufferBytes ?? Math.min(maxMessageBytes, DEFAULT_RETAINED_BUFFER_BYTES),
+    onLine: (line) => {
+      if (line.length > CHUNK_CHARACTERS && stdoutFramer.bufferBytes > 0) keepBufferWhileBusy();
+      receiveLine(line);
+    },
     onOversizedLine: (line) => receiveOversizedLine(line),
   });
   const stderrFramer: LineFramer = createLineFramer({
@@ -106,6 +131,25 @@ export function createLinearStdioClientTransport(
     send,
     close,
   };
+
+  /** (Re)starts the countdown after which the retained stdout line buffer is released. */
+  function keepBufferWhileBusy(): void {
+    if (bufferIdleTimer !== undefined) {
+      bufferIdleTimer.refresh();
+      return;
+    }
+    bufferIdleTimer = setTimeout(() => {
+      bufferIdleTimer = undefined;
+      stdoutFramer.releaseBuffer();
+    }, bufferIdleMs);
+    bufferIdleTimer.unref();
+  }
+
+  function releaseStdoutBuffer(): void {
+    clearTimeout(bufferIdleTimer);
+    bufferIdleTimer = undefined;
+    stdoutFramer.reset();
+  }
 
   function deliver(message: JSONRPCMessage): void {
     if ("id" in message && ("result" in message || "error" in message)) {
@@ -215,7 +259,7 @@ export function createLinearStdioClientTransport(
   function onChildClose(code: number | null, signal: NodeJS.Signals | null): void {
     exit = { code, signal };
     child = undefined;
-    stdoutFramer.reset();
+    releaseStdoutBuffer();
     drainAll();
     stderrFramer.flush();
     if (!closing) {
@@ -310,7 +354,7 @@ export function createLinearStdioClientTransport(
         running.kill("SIGKILL");
       }
     }
-    stdoutFramer.reset();
+    releaseStdoutBuffer();
     finishClose();
   }
 

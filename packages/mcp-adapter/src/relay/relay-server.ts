@@ -11,8 +11,6 @@ import {
   type CallToolResult,
   ErrorCode,
   type Implementation,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
   type JSONRPCRequest,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -35,8 +33,13 @@ import type { ToolHooks } from "./relay-hooks.js";
 import { UPSTREAM_REQUEST_OPTIONS } from "./upstream-supervisor.js";
 import type { UpstreamSyncState } from "./upstream-sync.js";
 
-/** Accepts any result object as sent, so relayed results are not re-validated or stripped (SDK-NOTES.md 6). */
-const PASS_THROUGH_RESULT = z.looseObject({});
+/**
+ * Accepts any result object as sent, so relayed results are not re-validated, stripped or copied
+ * (SDK-NOTES.md 6): a structural check only, the downstream client validates the result anyway.
+ */
+const PASS_THROUGH_RESULT = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+);
 
 type DownstreamExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -80,8 +83,11 @@ export interface RelayServerOptions {
    * are not routed to this server (progress still is, per request).
    */
   sharedUpstream?: boolean;
-  /** Awaited before each request is forwarded (e.g. the supervisor's whenConnected). */
-  whenUpstreamReady?: () => Promise<void>;
+  /**
+   * Awaited before each request is forwarded (e.g. the supervisor's whenConnected); returning
+   * undefined (the upstream is connected) forwards the request without waiting a tick.
+   */
+  whenUpstreamReady?: () => Promise<void> | undefined;
   /** Options of every forwarded request; default {@link UPSTREAM_REQUEST_OPTIONS}. */
   requestOptions?: Pick<RequestOptions, "timeout" | "resetTimeoutOnProgress" | "maxTotalTimeout">;
   /** The downstream server's name and version; default the upstream's. */
@@ -141,7 +147,8 @@ export function createRelayServer(options: RelayServerOptions): Server {
   }
 
   async function forward(request: { method: string; params?: unknown }, extra: DownstreamExtra) {
-    await options.whenUpstreamReady?.();
+    const upstreamReady = options.whenUpstreamReady?.();
+    if (upstreamReady !== undefined) await upstreamReady;
     const params = request.params as { _meta?: { progressToken?: unknown } } | undefined;
     const callerToken = params?._meta?.progressToken;
     // A tools/call always asks the upstream for progress (so the timeout resets on it); the
@@ -286,9 +293,10 @@ export function createRelayServer(options: RelayServerOptions): Server {
       await connect(transport);
       const handle = transport.onmessage;
       transport.onmessage = (message, extra) => {
-        if (isJSONRPCRequest(message) && PARSED_METHODS.has(message.method)) {
+        // Structural checks only: the SDK's Protocol classifies the message with its schemas next.
+        if ("method" in message && PARSED_METHODS.has(message.method) && "id" in message) {
           received.set(message.id, message);
-        } else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+        } else if ("method" in message && message.method === "notifications/cancelled") {
           received.delete(message.params?.requestId as RequestId);
         }
         handle?.(message, extra);
