@@ -22,26 +22,33 @@ export interface CompiledPath {
    * read it inline instead of through `read`.
    */
   readonly ownKey: string | undefined;
+  /**
+   * Set when `read` is exactly the walk over these steps (every field and filter path, and the
+   * `/value/...` paths of entry rows; a literal key's one step names no array index), so a hot
+   * loop can walk them with functions of its own instead of calling a reader made per request.
+   */
+  readonly steps: readonly PathStep[] | undefined;
 }
 
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
-interface Step {
-  token: string;
+/** One token of a pointer, prepared for reading. */
+export interface PathStep {
+  readonly token: string;
   /** The array index the token names, or -1 when it names none (`-`, `01`, `name`). */
-  index: number;
+  readonly index: number;
   /** True for names Object.prototype has (`constructor`, `__proto__`): only then own-ness is checked. */
-  inherited: boolean;
+  readonly inherited: boolean;
 }
 
-type StepReader = (container: unknown, step: Step) => unknown;
+type StepReader = (container: unknown, step: PathStep) => unknown;
 
 // One step of a pointer: an array index, or an own property (checked only for the few names an
 // object could inherit, so `__proto__` or `constructor` keys are data, never prototype members).
 // The same body is written once per depth on purpose: V8 keeps property-access feedback per
 // function, and one step function shared by every depth sees all their shapes and keys and falls
 // back to megamorphic lookups (measured 1.7x slower on a three-step filter).
-function readStep0(container: unknown, step: Step): unknown {
+function readStep0(container: unknown, step: PathStep): unknown {
   if (typeof container !== "object" || container === null) return undefined;
   if (Array.isArray(container)) return step.index < 0 ? undefined : container[step.index];
   const value = (container as Record<string, unknown>)[step.token];
@@ -50,7 +57,7 @@ function readStep0(container: unknown, step: Step): unknown {
     : value;
 }
 
-function readStep1(container: unknown, step: Step): unknown {
+function readStep1(container: unknown, step: PathStep): unknown {
   if (typeof container !== "object" || container === null) return undefined;
   if (Array.isArray(container)) return step.index < 0 ? undefined : container[step.index];
   const value = (container as Record<string, unknown>)[step.token];
@@ -59,7 +66,7 @@ function readStep1(container: unknown, step: Step): unknown {
     : value;
 }
 
-function readStep2(container: unknown, step: Step): unknown {
+function readStep2(container: unknown, step: PathStep): unknown {
   if (typeof container !== "object" || container === null) return undefined;
   if (Array.isArray(container)) return step.index < 0 ? undefined : container[step.index];
   const value = (container as Record<string, unknown>)[step.token];
@@ -68,7 +75,7 @@ function readStep2(container: unknown, step: Step): unknown {
     : value;
 }
 
-function readStepDeeper(container: unknown, step: Step): unknown {
+function readStepDeeper(container: unknown, step: PathStep): unknown {
   if (typeof container !== "object" || container === null) return undefined;
   if (Array.isArray(container)) return step.index < 0 ? undefined : container[step.index];
   const value = (container as Record<string, unknown>)[step.token];
@@ -83,16 +90,8 @@ const STEP_READERS: readonly StepReader[] = [readStep0, readStep1, readStep2];
  * A reader specialised for one path, the hot path of filters and projection: one property read
  * per step, no allocation. A literal field reads one own key of an object item.
  */
-function createReader(literal: boolean, tokens: readonly string[]): (item: unknown) => unknown {
-  const steps: Step[] = tokens.map((token) => ({
-    token,
-    index:
-      !literal && ARRAY_INDEX.test(token) && Number(token) <= Number.MAX_SAFE_INTEGER
-        ? Number(token)
-        : -1,
-    inherited: token in Object.prototype,
-  }));
-  const [first, second, third] = steps as [Step, Step, Step];
+function createReader(literal: boolean, steps: readonly PathStep[]): (item: unknown) => unknown {
+  const [first, second, third] = steps as [PathStep, PathStep, PathStep];
   if (literal) return (item) => (Array.isArray(item) ? undefined : readStep0(item, first));
   switch (steps.length) {
     case 0:
@@ -115,11 +114,22 @@ function createReader(literal: boolean, tokens: readonly string[]): (item: unkno
         let current: unknown = item;
         for (let depth = 0; depth < steps.length && current !== undefined; depth += 1) {
           const read = STEP_READERS[depth] ?? readStepDeeper;
-          current = read(current, steps[depth] as Step);
+          current = read(current, steps[depth] as PathStep);
         }
         return current;
       };
   }
+}
+
+function stepsOf(literal: boolean, tokens: readonly string[]): PathStep[] {
+  return tokens.map((token) => ({
+    token,
+    index:
+      !literal && ARRAY_INDEX.test(token) && Number(token) <= Number.MAX_SAFE_INTEGER
+        ? Number(token)
+        : -1,
+    inherited: token in Object.prototype,
+  }));
 }
 
 /** The key a one-token path reads as a plain own property, when it is that simple. */
@@ -131,12 +141,14 @@ function ownKeyOf(literal: boolean, tokens: readonly string[]): string | undefin
 }
 
 function createPath(label: string, literal: boolean, tokens: readonly string[]): CompiledPath {
+  const steps = stepsOf(literal, tokens);
   return {
     label,
     literal,
     tokens,
-    read: createReader(literal, tokens),
+    read: createReader(literal, steps),
     ownKey: ownKeyOf(literal, tokens),
+    steps,
   };
 }
 
@@ -172,17 +184,19 @@ export function rebaseOnEntries(path: CompiledPath, keys: readonly string[]): Co
   const [head, ...rest] = path.tokens;
   let read: (item: unknown, index: number) => unknown;
   let ownKey: string | undefined;
+  let steps: readonly PathStep[] | undefined;
   if (head === undefined) {
     read = (item, index) => ({ key: keys[index], value: item });
   } else if (head === "key") {
     read = rest.length === 0 ? (_item, index) => keys[index] : () => undefined;
   } else if (head === "value") {
-    read = createReader(false, rest);
+    steps = stepsOf(false, rest);
+    read = createReader(false, steps);
     ownKey = ownKeyOf(false, rest);
   } else {
     read = () => undefined;
   }
-  return { ...path, read, ownKey };
+  return { ...path, read, ownKey, steps };
 }
 
 /** The same path read relative to `prefix`'s items: its first token dropped (prefix recovery). */

@@ -4,10 +4,17 @@ import { describe, expect, it } from "vitest";
 import { rebaseOnEntries } from "./compiled-path.js";
 import { applyFilters, type CompiledFilter, compileFilters } from "./filters.js";
 
-// applyFilters reads one-property paths and compares `eq` on primitives inline; these properties
-// pin that fast path to the filter's own compiled reader and test, item by item.
+// applyFilters reads one-property paths and decides comparisons (eq, ne, in, lt, lte, gt, gte on
+// primitives) inline; these properties pin those fast paths to the filter's own compiled reader
+// and test, item by item.
 const key = fc.constantFrom("a", "id", "0", "length", "constructor", "__proto__", "toString", "");
-const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 2 }), key);
+const scalar = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -2, max: 2 }),
+  fc.constantFrom(0.5, -0, 1e21),
+  key,
+);
 const { value: jsonValue } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { maxDepth: 3, depthIdentifier: "value" },
@@ -23,13 +30,26 @@ const items = fc
 const path = fc.oneof(
   key,
   key.map((name) => `/${name}`),
+  fc.array(key, { minLength: 2, maxLength: 4 }).map((names) => `/${names.join("/")}`),
   fc.constantFrom("", "/a/0", "/0/a", "/01", "/-"),
 );
+const ALL_OPS = [
+  "eq",
+  "ne",
+  "in",
+  "contains",
+  "icontains",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "exists",
+] as const;
 const filter: fc.Arbitrary<Filter> = fc.record(
   {
     path,
-    op: fc.constantFrom("eq", "ne", "in", "contains", "exists", "gt"),
-    value: fc.oneof(scalar, jsonValue),
+    op: fc.constantFrom(...ALL_OPS),
+    value: fc.oneof(scalar, jsonValue, fc.array(scalar, { maxLength: 3 })),
   },
   { requiredKeys: ["path", "value"] },
 ) as fc.Arbitrary<Filter>;
@@ -71,12 +91,39 @@ describe("applyFilters", () => {
     );
   });
 
+  it("decides every inline comparison at one own property exactly as the filter's test", () => {
+    const comparison = fc.record({
+      path: fc.oneof(
+        key,
+        key.map((name) => `/${name}`),
+      ),
+      op: fc.constantFrom("eq", "ne", "in", "lt", "lte", "gt", "gte"),
+      value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })),
+    }) as fc.Arbitrary<Filter>;
+    fc.assert(
+      fc.property(
+        items,
+        fc.array(comparison, { minLength: 1, maxLength: 2 }),
+        (values, filters) => {
+          const compiled = compileFilters(filters);
+          expect(applyFilters(values, compiled)).toEqual(reference(values, compiled));
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
   it("does the same on objectMode entries, whose paths are read below /value or as /key", () => {
     const entryPath = fc.oneof(
       key.map((name) => `/value/${name}`),
+      fc.array(key, { minLength: 2, maxLength: 3 }).map((names) => `/value/${names.join("/")}`),
       fc.constantFrom("/key", "/value", "", "/other"),
     );
-    const entryFilter = fc.record({ path: entryPath, value: scalar });
+    const entryFilter = fc.record({
+      path: entryPath,
+      op: fc.constantFrom(...ALL_OPS),
+      value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })),
+    }) as fc.Arbitrary<Filter>;
     fc.assert(
       fc.property(
         items,
@@ -92,6 +139,30 @@ describe("applyFilters", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("reads a name Object.prototype has only as an own key, at every depth of a filter path", () => {
+    const nodes = JSON.parse(
+      JSON.stringify([
+        { a: { b: { constructor: 1 } } },
+        { a: { b: {} } },
+        { a: { b: [] } },
+        { a: { toString: 2 } },
+        { a: {} },
+      ]),
+    ) as unknown[];
+    const compiled = compileFilters([
+      { path: "/a/b/constructor", op: "exists" },
+      { path: "/a/toString", op: "ne", value: 0 },
+    ]);
+    expect(applyFilters(nodes, compiled)).toEqual({
+      indices: [],
+      applied: [
+        { path: "/a/b/constructor", op: "exists", resolvedOn: 1, matched: 1 },
+        { path: "/a/toString", op: "ne", resolvedOn: 1, matched: 1 },
+      ],
+    });
+    expect(applyFilters(nodes, compiled)).toEqual(reference(nodes, compiled));
   });
 
   it("reports honest counts over every item for one and two equality filters", () => {
