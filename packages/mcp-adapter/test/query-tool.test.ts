@@ -2,6 +2,7 @@ import { QueryErrorResultSchema, QueryResultSchema } from "@bounded-mcp/contract
 import { type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { createRecordingLogger } from "../src/logging/recording-logger.js";
 import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
 import { itemsPayload, jsonBytes } from "./support/fixtures.js";
 import {
@@ -245,28 +246,48 @@ describe("query_response_artifact", () => {
     const firstPage = { artifactId: id, responsePath: "/data/items", pageSize: 3 };
     const warm = successOf(await query(alice, firstPage));
     // Another adapter over the same store, as after a restart or in a second process.
-    const restarted = createTestAdapter({ artifactStore });
+    const logger = createRecordingLogger();
+    const restarted = createTestAdapter({ artifactStore, logger });
     const tools = { fixture: { result: () => ({ content: [] }) } };
     const later = await connectLowLevelServer(restarted, tools, { sessionId: "alice" });
     connections.push(later);
     try {
       const cold = successOf(await query(later, firstPage));
       expect(cold).toEqual(warm);
+      expect(logger.records).toEqual([
+        {
+          level: "debug",
+          message: "answered a query from the stored bytes without parsing the artifact",
+          fields: { artifactId: id, byteLength: jsonBytes(payload) },
+        },
+      ]);
+      // The artifact is then parsed in the background: the next queries hit the parse cache.
+      await new Promise((resolve) => setImmediate(resolve));
       const nextPage = { ...firstPage, cursor: cold.responseMeta.nextCursor };
       expect(successOf(await query(later, nextPage))).toEqual(
         successOf(await query(alice, nextPage)),
       );
-      // Pages answered from bytes cache nothing; the first other query parses and caches.
-      await query(later, { artifactId: id, describe: true });
       await query(later, { artifactId: id, describe: true });
       expect(restarted.stats().tools.query_response_artifact).toMatchObject({
-        queries: 4,
-        parseCacheHits: 1,
-        parseCacheMisses: 3,
+        queries: 3,
+        parseCacheHits: 2,
+        parseCacheMisses: 1,
       });
     } finally {
       await restarted.dispose();
     }
+  });
+
+  it("answers plain pages from the stored bytes each time when the parse cache is off", async () => {
+    const logger = createRecordingLogger();
+    const { alice, id } = await setUp({ parseCacheBytes: 0, logger });
+    const firstPage = { artifactId: id, responsePath: "/data/items", pageSize: 2 };
+    const page = successOf(await query(alice, firstPage));
+    successOf(await query(alice, { ...firstPage, cursor: page.responseMeta.nextCursor }));
+    expect(logger.records.map((record) => record.message)).toEqual([
+      "answered a query from the stored bytes without parsing the artifact",
+      "answered a query from the stored bytes without parsing the artifact",
+    ]);
   });
 
   it("re-reads and re-parses from the store when the parse cache is disabled", async () => {

@@ -1,6 +1,7 @@
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
 import type { ArtifactMeta, ArtifactStore, PutOptions, StagedBody } from "@bounded-mcp/stores";
+import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import type { ParseCache } from "./parse-cache.js";
 
 /** A stored artifact, parsed, as the query tool uses it. */
@@ -100,8 +101,11 @@ export function createArtifactService(options: {
   cache: ParseCache<OpenArtifact>;
   ttlMs: number;
   clock: () => number;
+  /** Where a query answered from the stored bytes is noted (debug); silent by default. */
+  logger?: Logger;
 }): ArtifactService {
   const { store, cache, clock } = options;
+  const logger = options.logger ?? SILENT_LOGGER;
   const loading = new Map<string, Promise<OpenArtifact | null>>();
 
   const fromCache = (id: string, scopeHash: string) => {
@@ -132,8 +136,29 @@ export function createArtifactService(options: {
   };
 
   /**
-   * Reads the stored bytes and offers them to `answerFromBytes`; parses them when it declines.
-   * A load already running for the id (another caller's full parse) is joined instead.
+   * Parses bytes already read into the cache once the current answer has gone out (the next turn
+   * of the event loop), so the artifact's next queries hit the cache without reading it again; a
+   * query of the id meanwhile joins this parse.
+   */
+  const parseLater = (id: string, stored: { meta: ArtifactMeta; body: Uint8Array }): void => {
+    if (loading.has(id) || !cache.accepts(stored.meta.byteLength)) return;
+    const pending = new Promise<OpenArtifact | null>((resolve) => {
+      setImmediate(() => {
+        try {
+          const artifact = parsed(stored);
+          cache.set(id, artifact, stored.meta.byteLength);
+          resolve(artifact);
+        } catch {
+          resolve(null);
+        }
+      });
+    }).finally(() => loading.delete(id));
+    loading.set(id, pending);
+  };
+
+  /**
+   * Reads the stored bytes and offers them to `answerFromBytes`; parses them when it declines,
+   * and in the background when it answered. A load already running for the id is joined instead.
    */
   const answerOrLoad = async <T>(
     id: string,
@@ -143,7 +168,13 @@ export function createArtifactService(options: {
     const stored = await store.get(id);
     if (stored === null) return null;
     const answered = answerFromBytes(stored.body, stored.meta);
-    return answered === undefined ? parsed(stored) : { answered, meta: stored.meta };
+    if (answered === undefined) return parsed(stored);
+    logger.debug("answered a query from the stored bytes without parsing the artifact", {
+      artifactId: id,
+      byteLength: stored.meta.byteLength,
+    });
+    parseLater(id, stored);
+    return { answered, meta: stored.meta };
   };
 
   return {

@@ -29,6 +29,8 @@ export interface ParseCache<Value> {
   delete(key: string): void;
   clear(): void;
   counters(): ParseCacheCounters;
+  /** Whether an entry of `bytes` would be kept (caching is on and it fits the whole budget). */
+  accepts(bytes: number): boolean;
 }
 
 /** Creates an empty LRU parse cache bounded by `maxBytes` (0 disables caching). */
@@ -79,6 +81,9 @@ export function createParseCache<Value>(options: { maxBytes: number }): ParseCac
     },
     counters() {
       return { hits, misses, entries: entries.size, bytes };
+    },
+    accepts(size) {
+      return options.maxBytes > 0 && Math.max(0, Math.floor(size)) <= options.maxBytes;
     },
   };
 }
