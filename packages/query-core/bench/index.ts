@@ -120,6 +120,21 @@ async function benchDocument(label: string, shape: "array" | "keyed", text: stri
         : `${formatBytes(JSON.stringify(outcome.result).length)} out`;
       add(operation, summarize(samples).median, note);
     }
+    // The first page of an artifact not parsed yet, answered from its UTF-8 bytes.
+    const bytes = Buffer.from(text);
+    const firstPage = QUERIES[shape]["first page"] as QueryRequest;
+    const fromBytes = core.runPartialQuery(bytes, firstPage, context);
+    const samples = await measure(() => core.runPartialQuery(bytes, firstPage, context), {
+      runs: 7,
+    });
+    const expected = JSON.stringify(runQuery(document, firstPage, context).result);
+    const note =
+      fromBytes === undefined
+        ? "declined: the caller parses instead"
+        : JSON.stringify(fromBytes.result) === expected
+          ? "equals runQuery's first page"
+          : "DIFFERS from runQuery's first page";
+    add("first page from the bytes (runPartialQuery)", summarize(samples).median, note);
   }
   // A freshly parsed copy for every timed run (parsed untimed in setup), so the key lists that
   // analyzeDocument remembers for large objects never make a run look cheaper than a first call.

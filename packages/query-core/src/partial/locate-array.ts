@@ -2,6 +2,8 @@ import { JsonScanner } from "./json-scanner.js";
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
+/** Thrown to stop a scan whose answer is already "not an array here". */
+const DECLINED = Symbol("declined");
 
 /** The elements of an array found in JSON text: how many, and those of one window, parsed. */
 export interface ArrayWindow {
@@ -16,7 +18,8 @@ export interface ArrayWindow {
  * text, the way JSON.parse + the engine's pointer resolution would see it (own keys, the last of
  * duplicate keys), and when it is an array counts its elements and parses only those in the
  * window [start, start + size). Undefined when the path does not resolve through objects or does
- * not end at an array. Every byte of the text is visited at most about once; nothing outside the
+ * not end at an array (a value that is not an array ends the scan at once: even if a later
+ * duplicate key held an array, undefined only sends the caller to a full parse). Every byte of the text is visited at most about once; nothing outside the
  * window is decoded or parsed. Throws ScanError on text that is not JSON.
  */
 export function locateArrayWindow(
@@ -29,7 +32,8 @@ export function locateArrayWindow(
   let found: ArrayWindow | undefined;
 
   const scanTarget = (position: number): number => {
-    if (scanner.at(position) !== OPEN_BRACKET) return scanner.skipValue(position);
+    // Not an array: the caller parses the whole document anyway, so stop scanning now.
+    if (scanner.at(position) !== OPEN_BRACKET) throw DECLINED;
     const elements: unknown[] = [];
     const { count, end } = scanner.forEachElement(position, (index, valueStart) => {
       const valueEnd = scanner.skipValue(valueStart);
@@ -59,6 +63,11 @@ export function locateArrayWindow(
     return scanner.skipValue(position);
   };
 
-  const end = scanner.skipWhitespace(visit(scanner.skipWhitespace(0), 0));
-  return end === scanner.length ? found : undefined;
+  try {
+    const end = scanner.skipWhitespace(visit(scanner.skipWhitespace(0), 0));
+    return end === scanner.length ? found : undefined;
+  } catch (error) {
+    if (error === DECLINED) return undefined;
+    throw error;
+  }
 }
