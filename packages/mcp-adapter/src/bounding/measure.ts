@@ -32,17 +32,35 @@ function blockPayloadBytes(block: ContentBlock): number {
   }
 }
 
+function contentPayloadBytes(result: CallToolResult): number {
+  let bytes = 0;
+  for (const block of result.content ?? []) bytes += blockPayloadBytes(block);
+  return bytes;
+}
+
 /**
- * Measures a tool result the way the model would receive it, without serializing a huge result
- * twice: the lower bound (payload bytes) is summed first, and the exact compact JSON is computed
- * only when that bound is within `inlineBytes`.
+ * The exact UTF-8 size of the compact JSON of `result`, serializing `structuredJson` (already the
+ * compact JSON of its structuredContent) only once: the rest of the result is serialized with a
+ * one-byte stand-in at structuredContent's place, whose byte is then swapped for the real size.
+ */
+function exactBytes(result: CallToolResult, structuredJson: string | undefined): number {
+  if (structuredJson === undefined) return Buffer.byteLength(JSON.stringify(result));
+  const rest = JSON.stringify({ ...result, structuredContent: 0 });
+  return Buffer.byteLength(rest) - 1 + Buffer.byteLength(structuredJson);
+}
+
+/**
+ * Measures a tool result the way the model would receive it, serializing structuredContent once
+ * and a huge result never in full: the lower bound (payload lengths, structuredContent as its
+ * compact JSON, kept for storing) is summed first, and the exact size is computed only when that
+ * bound is within `inlineBytes`, reusing the structuredContent JSON.
  */
 export function measureResult(result: CallToolResult, inlineBytes: number): Measurement {
   const structuredJson =
     result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
-  let lowerBound = structuredJson === undefined ? 0 : structuredJson.length;
-  for (const block of result.content ?? []) lowerBound += blockPayloadBytes(block);
+  const lowerBound =
+    contentPayloadBytes(result) + (structuredJson === undefined ? 0 : structuredJson.length);
   if (lowerBound > inlineBytes) return { bytes: lowerBound, oversized: true, structuredJson };
-  const exact = Buffer.byteLength(JSON.stringify(result));
+  const exact = exactBytes(result, structuredJson);
   return { bytes: exact, oversized: exact > inlineBytes, structuredJson };
 }

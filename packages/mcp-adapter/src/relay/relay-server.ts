@@ -28,7 +28,9 @@ import { z } from "zod";
 import { errorMessage } from "../error-message.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { setRawCallToolResult } from "../result-sdk/call-context.js";
+import { markRelayServer, type RelayAttachment } from "../server/attach-parts.js";
 import type { BoundedMcp } from "../server/create-bounded-mcp.js";
+import { parseCallToolRequest } from "../server/parse-call-tool-request.js";
 import type { ToolHooks } from "./relay-hooks.js";
 import { UPSTREAM_REQUEST_OPTIONS } from "./upstream-supervisor.js";
 import type { UpstreamSyncState } from "./upstream-sync.js";
@@ -115,7 +117,9 @@ const PARSED_METHODS = new Set([
  * notifications (logging, list_changed, resources/updated) and requests (sampling, elicitation,
  * roots) are relayed to the downstream. Limits: the upstream's `tasks` capability is not
  * advertised (task-augmented calls are not relayed); the `connect` of the returned server wraps
- * the transport's onmessage and send (to forward requests as received).
+ * the transport's onmessage and send (to forward requests as received); with `bounded`, tools/call
+ * is answered through the server's `fallbackRequestHandler` (the SDK's per-call re-validation of
+ * request and result skipped, see markRelayServer), so do not replace that handler.
  */
 export function createRelayServer(options: RelayServerOptions): Server {
   const { upstream, bounded, syncState } = options;
@@ -238,7 +242,9 @@ export function createRelayServer(options: RelayServerOptions): Server {
     return result;
   }
 
+  let attachment: RelayAttachment | undefined;
   if (bounded !== undefined) {
+    attachment = markRelayServer(server);
     bounded.attach(server);
     const relayed = (parsed: { method: string }, extra: DownstreamExtra) =>
       forward(asReceived(parsed, extra), extra);
@@ -255,6 +261,11 @@ export function createRelayServer(options: RelayServerOptions): Server {
   }
 
   server.fallbackRequestHandler = async (request, extra) => {
+    // The attached adapter's tools/call, routed here rather than registered (markRelayServer).
+    const attachedCall = attachment?.callTool;
+    if (attachedCall !== undefined && request.method === "tools/call") {
+      return (await attachedCall(parseCallToolRequest(request), extra)) as CallToolResult;
+    }
     if (bounded === undefined && request.method === "tools/list") return listTools(request, extra);
     if (bounded === undefined && request.method === "tools/call") return callTool(request, extra);
     return forward(request, extra);

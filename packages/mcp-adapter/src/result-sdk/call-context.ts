@@ -25,13 +25,21 @@ export interface CallInfo {
   requestInfo?: RequestInfo;
 }
 
-/** The per-call state the result SDK keeps while a tools/call is being answered. */
+/**
+ * The per-call state kept while a tools/call is being answered: the result SDK's request and
+ * override, and, on a server the adapter is attached to, the tool being called and the results
+ * boundResult already produced. One context (one AsyncLocalStorage run) per call serves both.
+ */
 export interface CallContext {
   readonly request: CallToolRequest;
   readonly info: CallInfo;
   override: ResultOverride | undefined;
   /** Set once the result was produced; later overrides are ignored. */
   settled: boolean;
+  /** The tool an attached server is answering; undefined under the result SDK alone. */
+  readonly toolName: string | undefined;
+  /** Results boundResult returned during this call (only tracked when `toolName` is set). */
+  boundedResults: WeakSet<object> | undefined;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();
@@ -41,9 +49,41 @@ export function runInCallContext<T>(context: CallContext, run: () => T): T {
   return storage.run(context, run);
 }
 
-/** A fresh context for one incoming tools/call. */
-export function createCallContext(request: CallToolRequest, info: CallInfo): CallContext {
-  return { request, info, override: undefined, settled: false };
+/** The context of the tools/call being answered, or undefined outside one. */
+export function currentCallContext(): CallContext | undefined {
+  return storage.getStore();
+}
+
+/**
+ * A fresh context for one incoming tools/call; `toolName` when an attached server answers it
+ * (boundResult then knows the tool and remembers what it returned).
+ */
+export function createCallContext(
+  request: CallToolRequest,
+  info: CallInfo,
+  toolName?: string,
+): CallContext {
+  return {
+    request,
+    info,
+    override: undefined,
+    settled: false,
+    toolName,
+    boundedResults: undefined,
+  };
+}
+
+/** The caller facts of a request handler's `extra` (session id, auth info, HTTP request info). */
+export function infoFromExtra(extra: {
+  sessionId?: string | undefined;
+  authInfo?: CallInfo["authInfo"] | undefined;
+  requestInfo?: CallInfo["requestInfo"] | undefined;
+}): CallInfo {
+  const info: CallInfo = {};
+  if (extra.sessionId !== undefined) info.sessionId = extra.sessionId;
+  if (extra.authInfo !== undefined) info.authInfo = extra.authInfo;
+  if (extra.requestInfo !== undefined) info.requestInfo = extra.requestInfo;
+  return info;
 }
 
 /**

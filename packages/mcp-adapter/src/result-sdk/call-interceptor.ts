@@ -16,6 +16,7 @@ import {
   type CallContext,
   type CallInfo,
   createCallContext,
+  infoFromExtra,
   runInCallContext,
   settleCallResult,
 } from "./call-context.js";
@@ -61,18 +62,6 @@ export interface CallInterceptor {
 }
 
 const IDENTITY_HOOK: CallResultHook = (_request, result) => result;
-
-function infoFromExtra(extra: {
-  sessionId?: string | undefined;
-  authInfo?: CallInfo["authInfo"] | undefined;
-  requestInfo?: CallInfo["requestInfo"] | undefined;
-}): CallInfo {
-  const info: CallInfo = {};
-  if (extra.sessionId !== undefined) info.sessionId = extra.sessionId;
-  if (extra.authInfo !== undefined) info.authInfo = extra.authInfo;
-  if (extra.requestInfo !== undefined) info.requestInfo = extra.requestInfo;
-  return info;
-}
 
 type JsonObject = Record<string, unknown>;
 

@@ -74,8 +74,10 @@ function interceptToolHandlers(server: McpServer, parts: AttachParts): void {
           pipeline,
           request: call,
           extra,
-          handler: async (inner, innerExtra) =>
-            (await handler(inner, innerExtra)) as CallToolResult,
+          handler: handler as (
+            inner: CallToolRequest,
+            innerExtra: Extra,
+          ) => Promise<CallToolResult>,
           lookup: lookup(extra),
         });
       });

@@ -19,7 +19,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { descriptorUnavailable } from "../descriptors/read-descriptor.js";
-import { type AttachParts, claimServer } from "./attach-parts.js";
+import { type AttachParts, claimServer, relayAttachmentOf } from "./attach-parts.js";
 import { handleToolCall } from "./handle-tool-call.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -56,7 +56,8 @@ function methodOf(schema: unknown): string | undefined {
  * the handler already passed through `boundResult` is not bounded again), and
  * `artifact://<namespace>/{id}` reads are answered here. Tools with an outputSchema are listed with
  * the rewritten schema and their results enforced against the original (issue item 6). Also declares the tools and resources
- * capabilities, so it must run before `connect`.
+ * capabilities, so it must run before `connect`. On a server marked with `markRelayServer`, the
+ * tools/call handler is handed to the relay instead of being registered.
  */
 export function attachToServer(server: Server, parts: AttachParts): void {
   claimServer(server, () => {
@@ -78,6 +79,12 @@ export function attachToServer(server: Server, parts: AttachParts): void {
     schema: unknown,
     handler: AnyHandler,
   ) => void;
+  // A relay routes tools/call itself (see markRelayServer): the handler is handed over.
+  const relay = relayAttachmentOf(server);
+  const registerToolCall = (schema: unknown, handler: AnyHandler): void => {
+    if (relay === undefined) original(schema, handler);
+    else relay.callTool = handler as NonNullable<typeof relay.callTool>;
+  };
   const pipeline = parts.createPipeline();
   const authorTools = async (request: unknown, extra: Extra): Promise<ListToolsResult> => {
     const handler = author("tools/list");
@@ -94,7 +101,7 @@ export function attachToServer(server: Server, parts: AttachParts): void {
       ? { ...base, tools: [...tools, parts.queryTool] }
       : { ...base, tools };
   });
-  original(
+  registerToolCall(
     CallToolRequestSchema,
     async (request: CallToolRequest, extra: Extra): Promise<unknown> => {
       const name = request.params.name;
@@ -113,8 +120,7 @@ export function attachToServer(server: Server, parts: AttachParts): void {
         pipeline,
         request,
         extra,
-        handler: async (call, callExtra) =>
-          (await handler(call as never, callExtra)) as CallToolResult,
+        handler: handler as (call: CallToolRequest, callExtra: Extra) => CallToolResult,
         lookup: async () => (await authorTools({ method: "tools/list", params: {} }, extra)).tools,
       });
     },

@@ -10,12 +10,15 @@ import type { OutputSchemaPolicy } from "../schemas/output-schema-policy.js";
 export interface ToolPipeline {
   /** Rewrites a tools/list page, remembering each tool's original outputSchema. */
   advertise(tools: readonly Tool[]): Tool[];
-  /** Enforces a final result of `toolName`; `lookup` lists the tools when the name is not known yet. */
+  /**
+   * Enforces a final result of `toolName`; `lookup` lists the tools when the name is not known
+   * yet. Answers synchronously when the tool is known (no promise on the per-call path).
+   */
   enforce(
     toolName: string,
     result: CallToolResult,
     lookup: () => Promise<readonly Tool[]>,
-  ): Promise<CallToolResult>;
+  ): CallToolResult | Promise<CallToolResult>;
 }
 
 /** Creates the pipeline of one attached server. */
@@ -28,12 +31,13 @@ export function createToolPipeline(policy: OutputSchemaPolicy): ToolPipeline {
         return policy.advertise(tool);
       });
     },
-    async enforce(toolName, result, lookup) {
-      if (!originals.has(toolName)) {
-        for (const tool of await lookup()) originals.set(tool.name, tool);
-      }
-      const tool = originals.get(toolName) ?? { name: toolName };
-      return policy.enforce(tool, result);
+    enforce(toolName, result, lookup) {
+      const known = originals.get(toolName);
+      if (known !== undefined) return policy.enforce(known, result);
+      return lookup().then((tools) => {
+        for (const tool of tools) originals.set(tool.name, tool);
+        return policy.enforce(originals.get(toolName) ?? { name: toolName }, result);
+      });
     },
   };
 }

@@ -1,0 +1,91 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { measureResult } from "./measure.js";
+
+const INLINE_BYTES = 32_768;
+
+function compactBytes(result: CallToolResult): number {
+  return Buffer.byteLength(JSON.stringify(result));
+}
+
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+const smallResult: fc.Arbitrary<CallToolResult> = fc
+  .record(
+    {
+      content: fc.array(
+        fc.record({ type: fc.constant("text" as const), text: fc.string({ unit: "binary" }) }),
+        { maxLength: 3 },
+      ),
+      structuredContent: fc.dictionary(fc.string({ unit: "binary", maxLength: 8 }), jsonValue, {
+        maxKeys: 4,
+      }),
+      isError: fc.boolean(),
+      _meta: fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 2 }),
+    },
+    { requiredKeys: ["content"] },
+  )
+  .map((result) => result as CallToolResult);
+
+describe("measureResult", () => {
+  it("gives the exact UTF-8 size of the compact JSON of any result within the budget", () => {
+    fc.assert(
+      fc.property(smallResult, (result) => {
+        const measurement = measureResult(result, INLINE_BYTES);
+        expect(measurement).toEqual({
+          bytes: compactBytes(result),
+          oversized: false,
+          structuredJson:
+            result.structuredContent === undefined
+              ? undefined
+              : JSON.stringify(result.structuredContent),
+        });
+      }),
+    );
+  });
+
+  it("decides at the exact byte: a result of inlineBytes passes, one byte more is oversized", () => {
+    const result = (text: string): CallToolResult => ({
+      content: [{ type: "text", text }],
+      structuredContent: { note: "é" },
+    });
+    const overhead = compactBytes(result(""));
+    const fits = result("x".repeat(INLINE_BYTES - overhead));
+    const over = result("x".repeat(INLINE_BYTES - overhead + 1));
+    expect(measureResult(fits, INLINE_BYTES)).toEqual({
+      bytes: INLINE_BYTES,
+      oversized: false,
+      structuredJson: '{"note":"é"}',
+    });
+    expect(measureResult(over, INLINE_BYTES)).toEqual({
+      bytes: INLINE_BYTES + 1,
+      oversized: true,
+      structuredJson: '{"note":"é"}',
+    });
+  });
+
+  it("counts multi-byte characters as their UTF-8 bytes, not their UTF-16 length", () => {
+    const text = "€".repeat(11_000);
+    const result: CallToolResult = { content: [{ type: "text", text }] };
+    expect(text.length).toBeLessThan(INLINE_BYTES);
+    expect(measureResult(result, INLINE_BYTES)).toEqual({
+      bytes: compactBytes(result),
+      oversized: true,
+      structuredJson: undefined,
+    });
+  });
+
+  it("reports an oversized result by a lower bound without serializing the whole of it", () => {
+    const structuredContent = { rows: ["a".repeat(20_000)] };
+    const result: CallToolResult = {
+      content: [{ type: "text", text: "b".repeat(20_000) }],
+      structuredContent,
+    };
+    const structuredJson = JSON.stringify(structuredContent);
+    expect(measureResult(result, INLINE_BYTES)).toEqual({
+      bytes: 20_000 + structuredJson.length,
+      oversized: true,
+      structuredJson,
+    });
+  });
+});

@@ -1,0 +1,51 @@
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  RELATED_TASK_META_KEY,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const PLAIN_PARAM_KEYS = new Set(["name", "arguments", "_meta"]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && !Object.hasOwn(value, "__proto__");
+}
+
+function isPlainMeta(value: unknown): boolean {
+  if (!isPlainRecord(value) || Object.hasOwn(value, RELATED_TASK_META_KEY)) return false;
+  const token = value.progressToken;
+  return token === undefined || typeof token === "string" || Number.isSafeInteger(token);
+}
+
+/**
+ * A tools/call request exactly as the SDK's `CallToolRequestSchema` parses it (what a registered
+ * handler receives), without running zod for the usual shape: a string `name`, plain-object
+ * `arguments` and `_meta` (integer or string progressToken), nothing else in params. Any other
+ * request (a task, a related-task id, an unknown key, a `__proto__` key, a wrong type) goes
+ * through the schema itself, so it is parsed, stripped or rejected with the SDK's own error.
+ */
+export function parseCallToolRequest(request: {
+  method: string;
+  params?: unknown;
+}): CallToolRequest {
+  const params = request.params;
+  if (
+    request.method === "tools/call" &&
+    isPlainRecord(params) &&
+    typeof params.name === "string" &&
+    Object.keys(params).every((key) => PLAIN_PARAM_KEYS.has(key)) &&
+    (params.arguments === undefined || isPlainRecord(params.arguments)) &&
+    (params._meta === undefined || isPlainMeta(params._meta))
+  ) {
+    const parsed: CallToolRequest["params"] = { name: params.name };
+    if (params.arguments !== undefined) parsed.arguments = { ...params.arguments };
+    if (params._meta !== undefined) parsed._meta = { ...(params._meta as object) };
+    return { method: "tools/call", params: parsed };
+  }
+  return CallToolRequestSchema.parse(request);
+}
