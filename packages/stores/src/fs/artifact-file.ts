@@ -97,7 +97,7 @@ export function stageBody(
     await prepare?.();
     const handle = await open(path, "wx", 0o600);
     try {
-      await handle.writeFile(body);
+      await writeWhole(handle, body);
       return handle;
     } catch (error) {
       await handle.close();
@@ -108,6 +108,31 @@ export function stageBody(
   // from being reported as unhandled meanwhile.
   written.catch(() => undefined);
   return { body, path, written };
+}
+
+/** The size of each positional write of a body. */
+const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Writes all of `bytes` at the start of the file as positional writes of WRITE_CHUNK_BYTES, all
+ * started at once: the thread pool carries them out while the calling thread is busy (parsing
+ * the payload), where FileHandle.writeFile's 512 KiB writes each wait for the event loop to start
+ * the next one. A short write is continued from where it stopped.
+ */
+async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  const writeRange = async (start: number, end: number): Promise<void> => {
+    let at = start;
+    while (at < end) {
+      const { bytesWritten } = await handle.write(bytes, at, end - at, at);
+      if (bytesWritten === 0) throw new Error("the file system accepted no bytes");
+      at += bytesWritten;
+    }
+  };
+  const ranges: Promise<void>[] = [];
+  for (let start = 0; start < bytes.byteLength; start += WRITE_CHUNK_BYTES) {
+    ranges.push(writeRange(start, Math.min(start + WRITE_CHUNK_BYTES, bytes.byteLength)));
+  }
+  await Promise.all(ranges);
 }
 
 /**
