@@ -115,10 +115,16 @@ async function timing(text: string): Promise<void> {
   // machine's load during the run moves the baseline and the figures alike. Each bound starts
   // from a fresh adapter and store (made untimed), so its heap holds no earlier copy of the
   // document, like the JSON.parse baseline's.
+  // The folder of the previous round's fs store is removed too (untimed): otherwise a run writes
+  // while the kernel still flushes gigabytes of earlier rounds' files, which no single bound does.
   let previous: BoundedMcp | undefined;
+  let previousFolder: string | undefined;
   const fresh = async (store: () => ArtifactStore) => {
     await previous?.dispose();
+    if (previousFolder !== undefined) rmSync(previousFolder, { recursive: true, force: true });
+    const folderCount = fsDirectories.length;
     previous = adapter(store());
+    previousFolder = fsDirectories.length > folderCount ? fsDirectories.at(-1) : undefined;
     return previous;
   };
   const samples = {
