@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
-import { SettingsError } from "@bounded-mcp/mcp-adapter";
+import { SettingsError, trackInFlight } from "@bounded-mcp/mcp-adapter";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createChildEnvironment } from "./runtime/child-environment.js";
 import { createN8nMcpBounded } from "./runtime/create-n8n-mcp-bounded.js";
@@ -19,6 +19,9 @@ function runTelemetryCommand(args: string[]): never {
   process.exit(outcome.status ?? 1);
 }
 
+/** How long a stop waits for the answers in flight before closing n8n-mcp anyway. */
+const SHUTDOWN_GRACE_MS = 30_000;
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === "telemetry") runTelemetryCommand(args);
@@ -31,17 +34,21 @@ async function main(): Promise<void> {
     process.stderr.write(`n8n-mcp-bounded: ${error.message}\n`);
     process.exit(2);
   }
+  const tracked = trackInFlight(new StdioServerTransport());
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // Answers still in flight (the client may close stdin right after its last request) are
+    // sent before n8n-mcp is closed.
+    await tracked.whenIdle(SHUTDOWN_GRACE_MS);
     await app.close().catch((error: unknown) => {
       logger.error("closing failed", { error: String(error) });
     });
     logger.flush();
     process.exit(code);
   };
-  const session = await app.relay.connect(new StdioServerTransport());
+  const session = await app.relay.connect(tracked.transport);
   // One client, one child: a child that cannot be started ends the program with code 1 (as
   // bounded-mcp-proxy does), unless a stop was asked for first.
   let exitCode = 0;

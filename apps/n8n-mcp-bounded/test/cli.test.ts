@@ -115,6 +115,43 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
     });
   });
 
+  it("answers the calls in flight when the client closes stdin right after sending them", async () => {
+    const bin = spawn(process.execPath, [CLI], {
+      env: testEnvironment({ HOME: home }),
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    let stdout = "";
+    bin.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    const exited = once(bin, "exit");
+    const messages = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "claude-desktop", version: "1.0.0" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "tools_documentation" } },
+    ];
+    bin.stdin.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(""));
+    const [code] = await exited;
+    const answers = stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { id?: number; result?: { isError?: boolean } });
+    expect({
+      code,
+      ids: answers.map((answer) => answer.id),
+      callFailed: answers.find((answer) => answer.id === 2)?.result?.isError ?? false,
+    }).toEqual({ code: 0, ids: [1, 2], callFailed: false });
+  });
+
   it("ends with code 1, after answering the initialize, when n8n-mcp cannot be started", async () => {
     // A preload that ends only the n8n-mcp child (its entry is stdio-wrapper.js), never the bin.
     const preload = join(home, "fail-n8n-mcp.cjs");

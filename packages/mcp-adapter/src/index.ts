@@ -67,6 +67,7 @@ export {
   type RelayServerOptions,
 } from "./relay/relay-server.js";
 export type { RestartBackoffOptions } from "./relay/restart-backoff.js";
+export { type TrackedTransport, trackInFlight } from "./relay/track-in-flight.js";
 export {
   createUpstreamSupervisor,
   UPSTREAM_REQUEST_OPTIONS,

@@ -1,11 +1,10 @@
-import { createBoundedRelay, type Logger } from "@bounded-mcp/mcp-adapter";
+import { createBoundedRelay, type Logger, trackInFlight } from "@bounded-mcp/mcp-adapter";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { loadAuthTokens } from "../http/auth-tokens.js";
 import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
 import type { ProxyOptions } from "../options/load-options.js";
 import { createProxyAdapter } from "./create-adapter.js";
 import { loadHooks } from "./load-hooks.js";
-import { trackInFlight } from "./track-in-flight.js";
 import { toUpstreamSpec } from "./upstream-spec.js";
 
 /** A started proxy. */
@@ -26,10 +25,6 @@ export interface RunProxyDependencies {
   logger: Logger;
   version: string;
   readFile: (path: string) => string;
-}
-
-function delay(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
 }
 
 /**
@@ -100,7 +95,7 @@ export async function runProxy(
   const close = () => {
     closing ??= (async () => {
       // An answer still in flight (a call, or the initialize's upstream error) is sent first.
-      await Promise.race([tracked.whenIdle(), delay(SHUTDOWN_GRACE_MS)]);
+      await tracked.whenIdle(SHUTDOWN_GRACE_MS);
       await session.close();
       await finish(exitCode);
     })();

@@ -4,8 +4,11 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 /** A transport whose requests in flight are counted; see {@link trackInFlight}. */
 export interface TrackedTransport {
   readonly transport: Transport;
-  /** Resolves once no downstream request is waiting for its response (at once when none is). */
-  whenIdle(): Promise<void>;
+  /**
+   * Resolves once no downstream request is waiting for its response (at once when none is), or
+   * after `maxWaitMs` when given, whichever comes first. The timer does not keep the process up.
+   */
+  whenIdle(maxWaitMs?: number): Promise<void>;
 }
 
 function requestId(message: JSONRPCMessage): string | number | undefined {
@@ -17,8 +20,10 @@ function responseId(message: JSONRPCMessage): string | number | undefined {
 }
 
 /**
- * Wraps a server-side transport to know which downstream requests are still unanswered, so a
- * graceful shutdown can let in-flight calls finish before the upstream is closed.
+ * Wraps a server-side transport (e.g. the SDK's StdioServerTransport) to know which downstream
+ * requests are still unanswered, so a program that stops (its client closed stdin, a signal) can
+ * send the answers in flight before it closes the upstream. A request counts until a response or
+ * error with its id has been sent, or the transport closed.
  */
 export function trackInFlight(inner: Transport): TrackedTransport {
   const pending = new Set<string | number>();
@@ -57,9 +62,12 @@ export function trackInFlight(inner: Transport): TrackedTransport {
   inner.onerror = (error) => transport.onerror?.(error);
   return {
     transport,
-    whenIdle: () =>
-      pending.size === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => waiters.push(resolve)),
+    whenIdle(maxWaitMs) {
+      if (pending.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        if (maxWaitMs !== undefined) setTimeout(resolve, maxWaitMs).unref();
+      });
+    },
   };
 }
