@@ -43,7 +43,7 @@ export interface FsStoreOptions {
    * default: artifacts are short-lived copies of tool results, and reads check length and sha256,
    * so a file torn by a power loss is never served (it reads as missing and the caller calls the
    * tool again). Turn it on when artifacts must survive an operating-system crash; it costs a disk
-   * flush per artifact (several times a JSON.parse of the payload on a 200 MiB result).
+   * flush per artifact, the time the disk needs to write the file.
    */
   durable?: boolean;
   /** Where background problems (a failed sweep, a corrupt file) are reported; silent by default. */
