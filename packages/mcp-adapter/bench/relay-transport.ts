@@ -1,7 +1,8 @@
 // Benchmark: one 50 MiB tool result through the relay's linear stdio client transport, against
-// JSON.parse of the same line (the baseline, same run) and the SDK's StdioClientTransport with its
-// maxBufferSize raised. Each variant runs in its own process so peak RSS is its own; the ratio
-// pairs each run with a JSON.parse of the same line in that process (same machine load).
+// two baselines measured in the same run: JSON.parse of the JSON-RPC line that carries it, and
+// JSON.parse of the tool result's text inside it (the payload); and the SDK's StdioClientTransport
+// with its maxBufferSize raised. Each variant runs in its own process so peak RSS is its own; the
+// ratios pair each run with both parses in that process (same machine load).
 // Run from packages/mcp-adapter: npx tsx bench/relay-transport.ts [mebibytes] [--only a,b]
 // (--only runs the named variants, e.g. --only json-parse,linear; sdk-raised alone takes minutes.)
 import { spawn } from "node:child_process";
@@ -50,6 +51,8 @@ interface VariantReport {
   /** The variant and JSON.parse of the same line, timed alternately in the same process. */
   pairedSamples: number[];
   baselineSamples: number[];
+  /** JSON.parse of the tool result's text (the payload inside the line), in the same pairs. */
+  payloadSamples: number[];
 }
 
 const VARIANTS: { variant: Variant; label: string }[] = [
@@ -195,10 +198,13 @@ async function runVariant(variant: Variant, mebibytes: number): Promise<VariantR
   const warmup = variant === "sdk-raised" ? 0 : 1;
   const alone = await withPeakRss(() => measure(runner.run, { runs: runner.runs, warmup }));
   const line = responseLine(mebibytes);
+  const payload = createPayloadText(mebibytes);
   const pairedSamples: number[] = [];
   const baselineSamples: number[] = [];
+  const payloadSamples: number[] = [];
   for (let pair = 0; pair < runner.runs; pair += 1) {
     baselineSamples.push(...(await measure(() => JSON.parse(line), { runs: 1, warmup: 0 })));
+    payloadSamples.push(...(await measure(() => JSON.parse(payload), { runs: 1, warmup: 0 })));
     pairedSamples.push(...(await measure(runner.run, { runs: 1, warmup: 0 })));
   }
   await runner.close();
@@ -208,6 +214,7 @@ async function runVariant(variant: Variant, mebibytes: number): Promise<VariantR
     rssBefore: alone.rssBefore,
     pairedSamples,
     baselineSamples,
+    payloadSamples,
   };
 }
 
@@ -254,12 +261,15 @@ async function main(): Promise<void> {
       const alone = summarize(report.samples);
       const paired = summarize(report.pairedSamples).median;
       const baseline = summarize(report.baselineSamples).median;
+      const payloadParse = summarize(report.payloadSamples).median;
       return {
         variant: label,
         runs: alone.runs,
         median: formatMs(alone.median),
-        "JSON.parse (paired)": formatMs(baseline),
-        "ratio to JSON.parse (paired)": `${(paired / baseline).toFixed(2)}x`,
+        "JSON.parse of the line (paired)": formatMs(baseline),
+        "ratio to it": `${(paired / baseline).toFixed(2)}x`,
+        "JSON.parse of the result's text (paired)": formatMs(payloadParse),
+        "ratio to it ": `${(paired / payloadParse).toFixed(2)}x`,
         "peak RSS": formatBytes(report.peakRss),
         "RSS before": formatBytes(report.rssBefore),
       };
