@@ -203,6 +203,33 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
     expect(result.isError).toBe(true);
   });
 
+  it("keeps a line buffer after a large result and releases it after bufferIdleMs without one", async () => {
+    const connect = async (options: Partial<LinearStdioClientTransportOptions>) => {
+      const transport = createLinearStdioClientTransport({
+        command: process.execPath,
+        args: [RAW_LINE_SERVER_PATH, "1"],
+        name: "raw",
+        ...options,
+      });
+      const client = new Client({ name: "relay-test", version: "1.0.0" });
+      clients.push(client);
+      await client.connect(transport);
+      return { client, transport };
+    };
+    const { client, transport } = await connect({ bufferIdleMs: 200 });
+    for (let call = 0; call < 2; call += 1) {
+      const result = await client.callTool({ name: "any", arguments: {} });
+      expect(textOf(result) === createPayloadText(1)).toBe(true);
+      // Sized after the line (about 1 MiB of JSON-RPC) plus a quarter.
+      expect(transport.lineBufferBytes).toBeGreaterThan(MEBIBYTE);
+      expect(transport.lineBufferBytes).toBeLessThan(1.5 * MEBIBYTE);
+    }
+    await vi.waitFor(() => expect(transport.lineBufferBytes).toBe(0), { timeout: 5_000 });
+    const none = await connect({ retainedBufferBytes: 0 });
+    await none.client.callTool({ name: "any", arguments: {} });
+    expect(none.transport.lineBufferBytes).toBe(0);
+  });
+
   it("reports a stdout line that is not JSON-RPC and keeps the connection", async () => {
     const logger = createRecordingLogger();
     const transport = createLinearStdioClientTransport({

@@ -70,6 +70,11 @@ export interface LinearStdioClientTransport extends Transport {
   readonly pid: number | undefined;
   /** How the child ended, once it has. */
   readonly exit: ChildExit | undefined;
+  /**
+   * Bytes of the stdout line buffer kept between large messages now (0 when none): the memory
+   * this transport holds beyond the messages themselves (see `retainedBufferBytes`).
+   */
+  readonly lineBufferBytes: number;
 }
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
@@ -126,6 +131,9 @@ export function createLinearStdioClientTransport(
     },
     get exit() {
       return exit;
+    },
+    get lineBufferBytes() {
+      return stdoutFramer.bufferBytes;
     },
     start,
     send,
