@@ -47,6 +47,34 @@ function runCli(environment: Record<string, string>, args: string[] = []) {
   });
 }
 
+/** The initialize request a client sends first, as JSON-RPC. */
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "claude-desktop", version: "1.0.0" },
+  },
+};
+
+/** The bin as a raw child: its stdin, what it wrote so far to stdout and stderr, and its exit. */
+function spawnBin(environment: Record<string, string>) {
+  const bin = spawn(process.execPath, [CLI], {
+    env: testEnvironment({ HOME: home, ...environment }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const output = { stdout: "", stderr: "" };
+  bin.stdout.on("data", (chunk: Buffer) => {
+    output.stdout += chunk.toString("utf8");
+  });
+  bin.stderr.on("data", (chunk: Buffer) => {
+    output.stderr += chunk.toString("utf8");
+  });
+  return { stdin: bin.stdin, output, exited: once(bin, "exit") };
+}
+
 describe("the n8n-mcp-bounded bin over stdio", () => {
   it("serves n8n-mcp's tools plus the query tool, as n8n-mcp's own server", async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -116,32 +144,15 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
   });
 
   it("answers the calls in flight when the client closes stdin right after sending them", async () => {
-    const bin = spawn(process.execPath, [CLI], {
-      env: testEnvironment({ HOME: home }),
-      stdio: ["pipe", "pipe", "ignore"],
-    });
-    let stdout = "";
-    bin.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    const exited = once(bin, "exit");
+    const bin = spawnBin({});
     const messages = [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "claude-desktop", version: "1.0.0" },
-        },
-      },
+      INITIALIZE,
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "tools_documentation" } },
     ];
     bin.stdin.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(""));
-    const [code] = await exited;
-    const answers = stdout
+    const [code] = await bin.exited;
+    const answers = bin.output.stdout
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as { id?: number; result?: { isError?: boolean } });
@@ -159,34 +170,11 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
       preload,
       'if ((process.argv[1] ?? "").endsWith("stdio-wrapper.js")) process.exit(3);\n',
     );
-    const bin = spawn(process.execPath, [CLI], {
-      env: testEnvironment({ HOME: home, NODE_OPTIONS: `--require=${preload}` }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderrText = "";
-    bin.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    bin.stderr.on("data", (chunk: Buffer) => {
-      stderrText += chunk.toString("utf8");
-    });
-    const exited = once(bin, "exit");
-    bin.stdin.write(
-      `${JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "claude-desktop", version: "1.0.0" },
-        },
-      })}\n`,
-    );
-    const [code] = await exited;
+    const bin = spawnBin({ NODE_OPTIONS: `--require=${preload}` });
+    bin.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+    const [code] = await bin.exited;
     bin.stdin.destroy();
-    expect({ code, answer: JSON.parse(stdout) }).toEqual({
+    expect({ code, answer: JSON.parse(bin.output.stdout) }).toEqual({
       code: 1,
       answer: {
         jsonrpc: "2.0",
@@ -197,6 +185,6 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
         },
       },
     });
-    expect(stderrText).toContain('"msg":"n8n-mcp could not be started: exiting"');
+    expect(bin.output.stderr).toContain('"msg":"n8n-mcp could not be started: exiting"');
   });
 });

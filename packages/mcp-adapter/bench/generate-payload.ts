@@ -24,3 +24,22 @@ export function generatePayloadText(bytes: number): { text: string; items: numbe
   const text = `{"success":true,"data":{"total":${parts.length},"items":[${parts.join(",")}]}}`;
   return { text, items: parts.length };
 }
+
+/** The plain first page of a generated payload's items (the cold query of the benchmark). */
+export function firstPageRequest(artifactId: string) {
+  return { artifactId, responsePath: "/data/items", pageSize: 20 };
+}
+
+/** The filtered and projected page of a generated payload's items (the warm query). */
+export function filteredPageRequest(artifactId: string) {
+  return {
+    artifactId,
+    responsePath: "/data/items",
+    filters: [
+      { path: "/status", value: "draft" },
+      { path: "/score", op: "gte", value: 500 },
+    ],
+    fields: ["id", "name", "score"],
+    pageSize: 20,
+  };
+}

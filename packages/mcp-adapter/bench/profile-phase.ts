@@ -8,7 +8,7 @@ import { type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
 import { createFsStore } from "@bounded-mcp/stores/fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createBoundedMcp } from "../dist/index.js";
-import { generatePayloadText } from "./generate-payload.js";
+import { filteredPageRequest, firstPageRequest, generatePayloadText } from "./generate-payload.js";
 
 const MEBIBYTE = 1024 * 1024;
 const phase = process.argv[2] ?? "warm";
@@ -31,19 +31,7 @@ const result = (): CallToolResult => ({ content: [{ type: "text", text }] });
 const first = await bounded.boundResult(result());
 const artifactId = (first.structuredContent as { responseMeta: { artifact: { id: string } } })
   .responseMeta.artifact.id;
-const request =
-  phase === "warm"
-    ? {
-        artifactId,
-        responsePath: "/data/items",
-        filters: [
-          { path: "/status", value: "draft" },
-          { path: "/score", op: "gte", value: 500 },
-        ],
-        fields: ["id", "name", "score"],
-        pageSize: 20,
-      }
-    : { artifactId, responsePath: "/data/items", pageSize: 20 };
+const request = phase === "warm" ? filteredPageRequest(artifactId) : firstPageRequest(artifactId);
 const timings: number[] = [];
 for (let run = 0; run < runs; run += 1) {
   (globalThis as { gc?: () => void }).gc?.();

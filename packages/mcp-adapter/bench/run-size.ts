@@ -13,6 +13,7 @@ import { type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
 import { createFsStore } from "@bounded-mcp/stores/fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type BoundedMcp, createBoundedMcp } from "../dist/index.js";
+import { filteredPageRequest, firstPageRequest } from "./generate-payload.js";
 
 const MEBIBYTE = 1024 * 1024;
 const KEYS = `bench:${"cd".repeat(32)}`;
@@ -99,18 +100,7 @@ async function timing(text: string): Promise<void> {
   // Cold first query: fs store, parse cache disabled, so every query reads and parses the file.
   const cold = adapter(fsStore(), 0);
   const coldId = artifactIdOf(await cold.boundResult(result()));
-  const firstPage = { artifactId: coldId, responsePath: "/data/items", pageSize: 20 };
-  const filtered = (artifactId: string) => ({
-    artifactId,
-    responsePath: "/data/items",
-    filters: [
-      { path: "/status", value: "draft" },
-      { path: "/score", op: "gte", value: 500 },
-    ],
-    fields: ["id", "name", "score"],
-    pageSize: 20,
-  });
-
+  const firstPage = firstPageRequest(coldId);
   // Interleaved rounds (parse, bound with memory, bound with fs, cold query), so a change of the
   // machine's load during the run moves the baseline and the figures alike. Each bound starts
   // from a fresh adapter and store (made untimed), so its heap holds no earlier copy of the
@@ -161,7 +151,7 @@ async function timing(text: string): Promise<void> {
     const coldFiltered = await timeOnce(
       "coldFiltered",
       () => undefined,
-      () => cold.callQueryTool(filtered(coldId)),
+      () => cold.callQueryTool(filteredPageRequest(coldId)),
     );
     if (round < warmup) continue;
     samples.parse.push(parse);
@@ -176,7 +166,7 @@ async function timing(text: string): Promise<void> {
   // Warm filtered and projected page: the parsed artifact is in the parse cache.
   const warm = adapter(fsStore(), 2 * payloadBytes);
   const warmId = artifactIdOf(await warm.boundResult(result()));
-  const warmFiltered = filtered(warmId);
+  const warmFiltered = filteredPageRequest(warmId);
   const check = await warm.callQueryTool(warmFiltered);
   if (check.isError === true) throw new Error(JSON.stringify(check.structuredContent));
   const setup = async () => {

@@ -2,23 +2,11 @@ import type { QueryRequest } from "@bounded-mcp/contract";
 import { decodeCursor } from "../cursor/cursor-codec.js";
 import { parsePointer } from "../pointer/pointer.js";
 import type { QueryContext } from "../query/query-context.js";
-import { type QueryOutcome, runQuery } from "../query/run-query.js";
+import { isPlainPageRequest, type QueryOutcome, runQuery } from "../query/run-query.js";
 import { computeViewHash } from "../query/view-hash.js";
 import { locateArrayWindow } from "./locate-array.js";
 
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
-
-/** Whether a request is a plain page: no selection, projection, filter, search or describe. */
-function isPlainPage(request: QueryRequest): boolean {
-  return (
-    request.jsonPath === undefined &&
-    request.describe !== true &&
-    request.textSearch === undefined &&
-    request.fields === undefined &&
-    request.filters === undefined &&
-    request.objectMode === undefined
-  );
-}
 
 /** The cursor's offset when it verifies; 0 otherwise (runQuery then reports the bad cursor). */
 function windowStart(request: QueryRequest, context: QueryContext): number {
@@ -83,7 +71,7 @@ export function runPartialQuery(
   context: QueryContext,
 ): QueryOutcome | undefined {
   if ((context.mediaType ?? "application/json") !== "application/json") return undefined;
-  if (!isPlainPage(request)) return undefined;
+  if (!isPlainPageRequest(request)) return undefined;
   const pointer = request.responsePath ?? context.responseRoot;
   if (pointer !== "" && !pointer.startsWith("/")) return undefined;
   let tokens: string[];

@@ -117,7 +117,9 @@ function compareInline(
 
 // One step of the walk a compiled path's `read` does: an array index on arrays, an own property on
 // objects (own-ness checked only for names Object.prototype has). Written once per depth, as in
-// compiled-path.ts, so each depth keeps property feedback of its own.
+// compiled-path.ts, so each depth keeps property feedback of its own; and not imported from there:
+// shared with the projection readers, the same walk measured 1.5-2x slower (a `/owner/id` filter
+// on 43k items, a full GC before each run: 1.3-2.9 ms with these copies, 2.5-3.3 ms shared).
 function stepFirst(container: unknown, step: PathStep): unknown {
   if (typeof container !== "object" || container === null) return undefined;
   if (Array.isArray(container)) return step.index < 0 ? undefined : container[step.index];

@@ -122,13 +122,7 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
       "items",
     );
   }
-  if (
-    request.fields === undefined &&
-    request.filters === undefined &&
-    request.objectMode === undefined
-  ) {
-    return pagePlain(selection, base, notes);
-  }
+  if (isPlainPageRequest(request)) return pagePlain(selection, base, notes);
   const plan = planCollection(request, selection, notes);
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
@@ -138,6 +132,21 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
     notes,
     selection.pointer,
     request.objectMode === "entries" ? "entries" : "items",
+  );
+}
+
+/**
+ * Whether runQuery answers a request as a plain page of the selection (pagePlain): no describe,
+ * textSearch, jsonPath, fields, filters or objectMode. runPartialQuery answers exactly these.
+ */
+export function isPlainPageRequest(request: QueryRequest): boolean {
+  return (
+    request.describe !== true &&
+    request.textSearch === undefined &&
+    request.jsonPath === undefined &&
+    request.fields === undefined &&
+    request.filters === undefined &&
+    request.objectMode === undefined
   );
 }
 

@@ -77,6 +77,9 @@ export function createItWhen(
           it(title, body);
         }
       : (title, body) => {
+          // Justified skip: a case of a capability the store declares it lacks (the memory store
+          // is neither persistent nor shared, the S3 store has no quota). Shown as skipped with
+          // the reason, so the report says what was not checked; a store declaring it runs it.
           it.skip(`${title} (skipped: ${name} declares no "${capability}" capability)`, body);
         };
 }
