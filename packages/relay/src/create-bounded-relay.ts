@@ -87,8 +87,9 @@ export interface BoundedRelay {
 
 /**
  * Re-serves an MCP server the caller does not control with bounded results: the one entry point
- * both apps use (ARCHITECTURE.md walks one call through it). Each downstream connection gets its own upstream
- * connection, opened after the downstream's initialize with its clientInfo and capabilities, and
+ * both apps use (ARCHITECTURE.md walks one call through it). Each downstream connection gets its
+ * own upstream connection, opened after the downstream's initialize with its clientInfo and
+ * capabilities, and
  * (for stdio) its own supervised child, restarted with backoff; the log level and subscriptions
  * are re-sent after a restart. Tool results pass through the tool's hook, then the adapter's
  * bounding (scoped to authInfo.clientId, else the session id, else local) and outputSchema
