@@ -50,8 +50,8 @@ function methodOf(schema: unknown): string | undefined {
 }
 
 /**
- * Adds the query tool and the descriptor template to a low-level `Server` It
- * must run before the author registers tools/list, tools/call, resources/* handlers (it throws
+ * Adds the query tool and the descriptor template to a low-level `Server`. It must run before
+ * the author registers tools/list, tools/call, resources/* handlers (it throws
  * otherwise): it installs its own handlers for those methods and, from then on, keeps the
  * author's handlers for them behind its own. tools/list gets the query tool appended to the
  * first page, tools/call answers `query_response_artifact` itself and hands every other tool to
