@@ -321,7 +321,7 @@ const items = fc
     { arbitrary: fc.array(item, { minLength: 3, maxLength: 30 }), weight: 9 },
     fc.array(item, { maxLength: 2 }),
   )
-  .map((list) => JSON.parse(JSON.stringify(list)));
+  .map((list) => JSON.parse(JSON.stringify(list)) as Json[]);
 
 const path = fc.oneof(
   { arbitrary: fc.constantFrom("/a", "/b", "/tags", "c"), weight: 16 },
