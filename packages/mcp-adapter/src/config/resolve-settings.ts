@@ -5,6 +5,7 @@ import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { ADAPTER_SETTINGS, type AdapterSettingsTable } from "./adapter-settings.js";
 import { readSettings, type SettingsLayers } from "./read-settings.js";
 import type { SettingInputs, SettingsTable, SettingValues } from "./setting.js";
+import { labelOf } from "./setting-source.js";
 import { SettingsError } from "./settings-error.js";
 
 /** Settings given in code, by their table names (`inlineBytes`, `ttl`, `storeDir`, `keys`, ...). */
@@ -66,6 +67,12 @@ export interface ResolveSettingsInput extends Omit<SettingsLayers, "options"> {
 export interface ResolvedSettings<Table extends SettingsTable> {
   settings: AdapterSettings;
   values: SettingValues<Table>;
+  /**
+   * Each setting of the app's rows named as the user gave it (`--upstream-url`,
+   * `BOUNDED_MCP_UPSTREAM_URL`, `"upstreamUrl" in /c.json`), or by its flag when not given: for
+   * the app's own messages about these values.
+   */
+  labels: Record<keyof Table, string>;
   warnings: SettingsWarning[];
 }
 
@@ -154,7 +161,17 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
     ...keys,
   };
   const warnings = keys.keyRingSource === "random" ? [RANDOM_KEY_WARNING] : [];
-  return { settings, values: reading.values as SettingValues<Extra>, warnings };
+  const labels: Record<string, string> = {};
+  for (const [name, setting] of Object.entries(extra)) {
+    const source = reading.sources[name] ?? { kind: "default" };
+    labels[name] = source.kind === "default" ? `--${setting.flag}` : labelOf(source, name, setting);
+  }
+  return {
+    settings,
+    values: reading.values as SettingValues<Extra>,
+    labels: labels as Record<keyof Extra, string>,
+    warnings,
+  };
 }
 
 /**

@@ -180,15 +180,30 @@ export const SETTING_KINDS = Object.freeze({
   },
   /**
    * A list: the flag repeated, a `separator`-separated text in the environment, an array in a
-   * file. Each item is read with `item` (text in, value or why not out).
+   * file (or an object, when `fromObject` turns one into items). Each item is read with `item`
+   * (text in, value or why not out).
    */
   list: <Item>(
     item: (text: string) => ParsedValue<Item>,
-    options: { argument: string; separator?: RegExp },
+    options: {
+      argument: string;
+      separator?: RegExp;
+      fromObject?: (value: Record<string, unknown>) => string[];
+    },
   ): SettingKind<Item[], string | string[]> => {
     const separator = options.separator ?? /,/;
+    const fromObject = options.fromObject;
     const items = z
-      .union([z.string(), z.array(z.string())], { error: "expected a list of text values" })
+      .unknown()
+      .transform((input) =>
+        fromObject !== undefined &&
+        typeof input === "object" &&
+        input !== null &&
+        !Array.isArray(input)
+          ? fromObject(input as Record<string, unknown>)
+          : input,
+      )
+      .pipe(z.union([z.string(), z.array(z.string())], { error: "expected a list of text values" }))
       .transform((input, context) => {
         const texts = (typeof input === "string" ? input.split(separator) : input)
           .map((entry) => entry.trim())
@@ -217,4 +232,31 @@ export const SETTING_KINDS = Object.freeze({
   },
   /** Any kind that may also be `null` ("none"): a JSON null or code's null give it. */
   nullable,
+  /**
+   * A value an app reads from text itself (`--listen http://127.0.0.1:0/mcp`); a non-text input
+   * (a default, a value given in code) is taken when `accepts` holds for it.
+   */
+  parsed: <Value>(
+    parse: (text: string) => ParsedValue<Value>,
+    options: {
+      argument: string;
+      show: (value: Value) => string;
+      accepts: (value: unknown) => value is Value;
+    },
+  ): SettingKind<Value, string | Value> => ({
+    schema: z.unknown().transform((input, context): Value => {
+      if (typeof input !== "string" && options.accepts(input)) return input;
+      const parsed = parse(typeof input === "string" ? input : "");
+      if (typeof input === "string" && parsed.ok) return parsed.value;
+      context.addIssue({
+        code: "custom",
+        message: `expected ${parsed.ok ? "text" : parsed.expected}`,
+      });
+      return z.NEVER;
+    }),
+    argument: options.argument,
+    multiple: false,
+    limits: [],
+    show: options.show,
+  }),
 });

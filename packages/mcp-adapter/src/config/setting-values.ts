@@ -86,10 +86,10 @@ export function formatByteSize(value: number): string {
   return String(value);
 }
 
-/** A duration in milliseconds as a person writes it: `24h`, `30m`, `1s`, else `<n>ms`. */
+/** A duration in milliseconds as a person writes it: `24h`, `7d`, `30m`, `1s`, else `<n>ms`. */
 export function formatDuration(value: number): string {
   for (const [unit, size] of [
-    ["d", 86_400_000],
+    ["d", value >= 2 * 86_400_000 ? 86_400_000 : Number.POSITIVE_INFINITY],
     ["h", 3_600_000],
     ["m", 60_000],
     ["s", 1_000],
