@@ -11,38 +11,15 @@ export type {
   PreviewInput,
 } from "./bounding/bound-result.js";
 export { createPreviewOverride, type PreviewOverride } from "./bounding/preview-override.js";
-export { ADAPTER_SETTINGS, type AdapterSettingsTable } from "./config/adapter-settings.js";
 export { withoutAdapterVariables } from "./config/child-environment.js";
 export {
-  type CommandLine,
-  type CommandLineOptions,
-  readCommandLine,
-} from "./config/command-line.js";
-export type { Environment, SettingsLayers } from "./config/read-settings.js";
-export {
   type AdapterSettings,
-  type ResolvedSettings,
   type ResolveSettingsInput,
   resolveSettings,
-  resolveSettingsWith,
   type SettingsOptions,
-  type SettingsWarning,
   type StoreSettings,
 } from "./config/resolve-settings.js";
-export {
-  defineSetting,
-  type Setting,
-  type SettingKind,
-  type SettingRelation,
-  type SettingSpec,
-  type SettingsTable,
-  type SettingValues,
-} from "./config/setting.js";
-export { SETTING_KINDS } from "./config/setting-kinds.js";
-export { SETTING_RELATIONS } from "./config/setting-relations.js";
-export type { ParsedValue } from "./config/setting-values.js";
 export { SettingsError, type SettingsIssue } from "./config/settings-error.js";
-export { formatSettingsHelp, type SettingsHelpOptions } from "./config/settings-help.js";
 export { type LogFields, type Logger, SILENT_LOGGER } from "./logging/logger.js";
 export {
   createRecordingLogger,

@@ -1,4 +1,4 @@
-import { formatSettingsHelp } from "@bounded-mcp/mcp-adapter";
+import { formatSettingsHelp } from "@bounded-mcp/mcp-adapter/settings";
 import { MCP_RESPONSE_ALIASES } from "../runtime/child-environment.js";
 import { N8N_TABLE } from "./n8n-settings.js";
 

@@ -1,10 +1,9 @@
+import { type AdapterSettings, SettingsError } from "@bounded-mcp/mcp-adapter";
 import {
-  type AdapterSettings,
   type Environment,
   readCommandLine,
-  SettingsError,
   type SettingsWarning,
-} from "@bounded-mcp/mcp-adapter";
+} from "@bounded-mcp/mcp-adapter/settings";
 import type { LogLevel } from "../runtime/create-stderr-logger.js";
 import { N8N_TABLE, resolveN8nSettings } from "./n8n-settings.js";
 

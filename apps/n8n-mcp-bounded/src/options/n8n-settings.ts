@@ -1,3 +1,4 @@
+import type { SettingsOptions } from "@bounded-mcp/mcp-adapter";
 import {
   ADAPTER_SETTINGS,
   defineSetting,
@@ -5,8 +6,7 @@ import {
   type ResolvedSettings,
   resolveSettingsWith,
   SETTING_KINDS,
-  type SettingsOptions,
-} from "@bounded-mcp/mcp-adapter";
+} from "@bounded-mcp/mcp-adapter/settings";
 import { MCP_RESPONSE_ALIASES } from "../runtime/child-environment.js";
 import { LOG_LEVELS } from "../runtime/create-stderr-logger.js";
 

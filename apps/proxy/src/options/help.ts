@@ -1,4 +1,4 @@
-import { formatSettingsHelp } from "@bounded-mcp/mcp-adapter";
+import { formatSettingsHelp } from "@bounded-mcp/mcp-adapter/settings";
 import { PROXY_TABLE } from "./proxy-settings.js";
 
 const WIDTH = 34;

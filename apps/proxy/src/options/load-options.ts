@@ -1,11 +1,10 @@
+import { type AdapterSettings, SettingsError } from "@bounded-mcp/mcp-adapter";
 import {
-  type AdapterSettings,
   type Environment,
   readCommandLine,
   resolveSettingsWith,
-  SettingsError,
   type SettingsWarning,
-} from "@bounded-mcp/mcp-adapter";
+} from "@bounded-mcp/mcp-adapter/settings";
 import {
   type ListenOptions,
   type LogLevel,

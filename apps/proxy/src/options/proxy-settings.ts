@@ -4,7 +4,7 @@ import {
   type ParsedValue,
   SETTING_KINDS,
   SETTING_RELATIONS,
-} from "@bounded-mcp/mcp-adapter";
+} from "@bounded-mcp/mcp-adapter/settings";
 
 /** How much the proxy logs to stderr (pino levels; `silent` logs nothing). */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
