@@ -103,13 +103,20 @@ describe("loadOptions", () => {
     });
   });
 
-  it("warns of the key ring it made up and of MCP_RESPONSE_* names it does not read", () => {
-    expect(run(["--", "x"], { MCP_RESPONSE_INLINE_BYTES: "2000" }).warnings).toEqual([
+  it("warns of the key ring it made up and of variables it does not read", () => {
+    expect(
+      run(["--", "x"], { MCP_RESPONSE_INLINE_BYTES: "2000", BOUNDED_MCP_INLINE_BYTE: "2000" })
+        .warnings,
+    ).toEqual([
       expect.objectContaining({ setting: "BOUNDED_MCP_KEYS" }),
       {
         setting: "MCP_RESPONSE_INLINE_BYTES",
         message:
           "MCP_RESPONSE_INLINE_BYTES is not read by bounded-mcp-proxy (MCP_RESPONSE_* are n8n-mcp-bounded's names): use the BOUNDED_MCP_* variable (see --help)",
+      },
+      {
+        setting: "BOUNDED_MCP_INLINE_BYTE",
+        message: "BOUNDED_MCP_INLINE_BYTE is not a setting of bounded-mcp-proxy (see --help)",
       },
     ]);
   });

@@ -108,14 +108,32 @@ function upstreamOf(
   return { kind: "stdio", command: command[0] as string, args: command.slice(1) };
 }
 
-/** `MCP_RESPONSE_*` are n8n-mcp-bounded's older names: said once, so no value is lost unseen. */
+const KNOWN_VARIABLES = new Set([
+  "BOUNDED_MCP_CONFIG",
+  ...Object.values(PROXY_TABLE).map((setting) => setting.env),
+]);
+
+/**
+ * Variables that look like settings but are read by no one here, said once so that no value is
+ * lost unseen: a mistyped `BOUNDED_MCP_*` name, or one of n8n-mcp-bounded's `MCP_RESPONSE_*`.
+ */
 function unreadNames(environment: Environment): SettingsWarning[] {
-  return Object.keys(environment)
-    .filter((name) => name.startsWith("MCP_RESPONSE_") && (environment[name] ?? "").trim() !== "")
-    .map((name) => ({
-      message: `${name} is not read by bounded-mcp-proxy (MCP_RESPONSE_* are n8n-mcp-bounded's names): use the BOUNDED_MCP_* variable (see --help)`,
-      setting: name,
-    }));
+  const warnings: SettingsWarning[] = [];
+  for (const [name, value] of Object.entries(environment)) {
+    if (value === undefined || value.trim() === "") continue;
+    if (name.startsWith("MCP_RESPONSE_")) {
+      warnings.push({
+        message: `${name} is not read by bounded-mcp-proxy (MCP_RESPONSE_* are n8n-mcp-bounded's names): use the BOUNDED_MCP_* variable (see --help)`,
+        setting: name,
+      });
+    } else if (name.startsWith("BOUNDED_MCP_") && !KNOWN_VARIABLES.has(name)) {
+      warnings.push({
+        message: `${name} is not a setting of bounded-mcp-proxy (see --help)`,
+        setting: name,
+      });
+    }
+  }
+  return warnings;
 }
 
 /**

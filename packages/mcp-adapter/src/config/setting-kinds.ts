@@ -165,7 +165,7 @@ export const SETTING_KINDS = Object.freeze({
   /** An http(s) URL, kept as text. */
   url: (argument = "<url>"): SettingKind<string, string> => {
     const value = z
-      .string()
+      .string({ error: "expected an http(s) URL" })
       .trim()
       .refine((candidate) => /^https?:\/\//i.test(candidate) && URL.canParse(candidate), {
         error: "expected an http(s) URL",

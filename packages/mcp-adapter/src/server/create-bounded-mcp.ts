@@ -98,9 +98,10 @@ function isMcpServer(server: Server | McpServer): server is McpServer {
 }
 
 /**
- * Creates the bounded-MCP adapter a server author embeds (issue items 1-5, 8). Settings are
- * resolved once, here: an invalid value or two disagreeing variables throw a SettingsError.
- * Without configured keys a random per-process key ring is used, with one warning.
+ * Creates the bounded-MCP adapter a server author embeds. Settings are resolved once, here (or
+ * were by the app, `resolvedSettings`): an invalid value or two disagreeing variables throw a
+ * SettingsError naming them. Without configured keys a random per-process key ring is used, with
+ * one warning.
  */
 export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
   // What is not one of these is a setting; resolveSettings refuses a name that is neither.
