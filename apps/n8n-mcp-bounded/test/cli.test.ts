@@ -184,7 +184,9 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
     expect(help.stdout).toContain(
       "env BOUNDED_MCP_INLINE_BYTES or MCP_RESPONSE_INLINE_BYTES, default 32KiB",
     );
-    expect(help.stdout).toContain("limits: previewBytes >= 1024; previewBytes < inlineBytes");
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "limits: previewBytes >= 1024; previewBytes < inlineBytes",
+    );
     expect(help.stdout).toContain("env BOUNDED_MCP_NAMESPACE, default n8n-mcp");
   });
 

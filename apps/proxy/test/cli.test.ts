@@ -42,12 +42,16 @@ describe("the bounded-mcp-proxy bin's command line", () => {
   );
 
   it("states the limits and their relations in --help", () => {
-    expect(help.stdout).toContain(
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
       "limits: inlineBytes >= 4096; inlineBytes <= hardBytes; inlineBytes <= artifactMaxBytes; previewBytes < inlineBytes",
     );
-    expect(help.stdout).toContain("limits: previewBytes >= 1024; previewBytes < inlineBytes");
-    expect(help.stdout).toContain("limits: queryWorkMs >= 1ms");
-    expect(help.stdout).toContain("store fs needs storeDir; store s3 needs s3Bucket");
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "limits: previewBytes >= 1024; previewBytes < inlineBytes",
+    );
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("limits: queryWorkMs >= 1ms");
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "store fs needs storeDir; store s3 needs s3Bucket",
+    );
   });
 
   it("prints --version and -v", () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ADAPTER_SETTINGS } from "./adapter-settings.js";
 import { readSettings } from "./read-settings.js";
@@ -50,12 +51,14 @@ describe("--help of the adapter's settings", () => {
     const block = (flag: string) => {
       const lines = help.split("\n");
       const at = lines.findIndex((line) => line.startsWith(`  --${flag} `));
-      return lines.slice(at, at + 3).join("\n");
+      const next = lines.findIndex((line, index) => index > at && line.startsWith("  --"));
+      return lines.slice(at, next).join("\n");
     };
     expect(block("inline-bytes")).toMatchInlineSnapshot(`
       "  --inline-bytes <bytes>            results up to this size pass through unchanged
                                           env BOUNDED_MCP_INLINE_BYTES, key inlineBytes, default 32KiB
-                                          limits: inlineBytes >= 4096; inlineBytes <= hardBytes; inlineBytes <= artifactMaxBytes; previewBytes < inlineBytes"
+                                          limits: inlineBytes >= 4096; inlineBytes <= hardBytes;
+                                          inlineBytes <= artifactMaxBytes; previewBytes < inlineBytes"
     `);
     expect(block("preview-bytes")).toMatchInlineSnapshot(`
       "  --preview-bytes <bytes>           size of the bounded envelope that replaces an oversized result
@@ -64,8 +67,37 @@ describe("--help of the adapter's settings", () => {
     `);
     expect(block("store")).toMatchInlineSnapshot(`
       "  --store <kind>                    where oversized results are kept: memory, fs or s3
-                                          env BOUNDED_MCP_STORE, key store, default fs when storeDir is set, s3 when s3Bucket is, else memory
-                                          limits: store fs needs storeDir; store s3 needs s3Bucket; storeDir only with store fs; storeDir with s3Bucket needs store; s3Bucket only with store s3"
+                                          env BOUNDED_MCP_STORE, key store, default fs with storeDir, s3 with s3Bucket, else memory
+                                          limits: store fs needs storeDir; store s3 needs s3Bucket;
+                                          storeDir only with store fs; storeDir with s3Bucket needs store;
+                                          s3Bucket only with store s3"
     `);
+  });
+});
+
+describe("the README's settings section", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+
+  it("shows the queryWorkMs row as the table has it", () => {
+    const row = ADAPTER_SETTINGS.queryWorkMs;
+    const example = readme.slice(readme.indexOf("   queryWorkMs: defineSetting({"));
+    const block = example.slice(0, example.indexOf("\n   }),"));
+    for (const field of [
+      `flag: "${row.flag}"`,
+      `env: "${row.env}"`,
+      `default: ${row.default}`,
+      `help: ${JSON.stringify(row.help)}`,
+    ]) {
+      expect(block).toContain(field);
+    }
+  });
+
+  it("names every setting and variable of the table", () => {
+    for (const [name, row] of rows) {
+      expect(readme).toContain(`\`${name}\``);
+      expect(readme).toContain(
+        row.env.replace(/^BOUNDED_MCP_S3_(?!FORCE).*/, "BOUNDED_MCP_S3_BUCKET"),
+      );
+    }
   });
 });

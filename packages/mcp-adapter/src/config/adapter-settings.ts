@@ -106,7 +106,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_TTL",
     value: duration({ min: 1_000, max: 365 * 86_400_000 }),
     default: DEFAULT_LIMITS.ttlMs,
-    help: "artifact lifetime, e.g. 30m or 24h (cursors die with their artifact)",
+    help: "artifact lifetime, e.g. 30m or 24h (its cursors die with it)",
   }),
   pageSize: defineSetting({
     flag: "page-size",
@@ -135,21 +135,21 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_PARSE_CACHE_BYTES",
     value: byteSize({ min: 0 }),
     default: 256 * 1_024 * 1_024,
-    help: "byte budget of the parse cache (serialized bytes of the artifacts it holds)",
+    help: "byte budget of the parse cache (serialized bytes held)",
   }),
   queryWorkMs: defineSetting({
     flag: "query-work-ms",
     env: "BOUNDED_MCP_QUERY_WORK_MS",
-    value: duration({ min: 1 }),
+    value: duration({ min: 1, argument: "<ms>" }),
     default: 250,
-    help: "a textSearch scans this long at most, then answers the matches so far with a cursor",
+    help: "longest scan of one textSearch; it then answers what it found, with a cursor",
   }),
   store: defineSetting({
     flag: "store",
     env: "BOUNDED_MCP_STORE",
     value: nullable(oneOf(STORE_KINDS)),
     default: null,
-    defaultText: "fs when storeDir is set, s3 when s3Bucket is, else memory",
+    defaultText: "fs with storeDir, s3 with s3Bucket, else memory",
     help: "where oversized results are kept: memory, fs or s3",
     relations: [
       needs("store", isStore("fs"), "storeDir", "the folder of the fs store"),
@@ -207,7 +207,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_S3_REGION",
     value: nullable(text({ argument: "<region>" })),
     default: null,
-    defaultText: "the AWS SDK's (AWS_REGION, else us-east-1)",
+    defaultText: "the AWS SDK's",
     help: "S3 region",
   }),
   s3ForcePathStyle: defineSetting({
@@ -215,7 +215,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_S3_FORCE_PATH_STYLE",
     value: nullable(boolean()),
     default: null,
-    defaultText: "on when s3Endpoint is set",
+    defaultText: "on with s3Endpoint",
     help: "path-style bucket URLs (endpoint/bucket/key), as MinIO and s3rver need",
   }),
   namespace: defineSetting({
@@ -242,7 +242,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_INCLUDE_OUTPUT_SCHEMA",
     value: boolean(),
     default: true,
-    help: "keep advertising a tool's outputSchema (rewritten to admit the envelope)",
+    help: "keep tools' outputSchema (rewritten to admit the envelope)",
   }),
   includeStructuredContent: defineSetting({
     flag: "include-structured-content",

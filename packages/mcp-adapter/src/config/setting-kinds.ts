@@ -82,7 +82,9 @@ function nullable<Value, Input>(
   } as SettingKind<Value | null, Input | null>;
 }
 
-const withDurationBounds = (bounds: Bounds): SettingKind<number, number | string> => {
+const withDurationBounds = (
+  bounds: Bounds & { argument?: string },
+): SettingKind<number, number | string> => {
   const schema = bounded(
     z.int({ error: "expected milliseconds or a duration such as 30m, 24h or 7d" }),
     bounds,
@@ -90,7 +92,7 @@ const withDurationBounds = (bounds: Bounds): SettingKind<number, number | string
   );
   return {
     schema: fromText(parseDuration, schema),
-    argument: "<duration>",
+    argument: bounds.argument ?? "<duration>",
     multiple: false,
     limits: limitsOf(bounds, formatDuration),
     show: formatDuration,

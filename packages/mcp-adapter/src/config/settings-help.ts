@@ -1,5 +1,7 @@
 import type { Setting, SettingsTable } from "./setting.js";
 
+const LINE_WIDTH = 100;
+
 /** How formatSettingsHelp lays out the rows. */
 export interface SettingsHelpOptions {
   /** More environment names per setting, listed after the row's own (an app's older names). */
@@ -14,6 +16,23 @@ export interface SettingsHelpOptions {
 export function flagUsage(setting: Setting): string {
   if (setting.argument === null) return `--[no-]${setting.flag}`;
   return `--${setting.flag} ${setting.argument}`;
+}
+
+/** Items joined with `; `, broken into lines of at most LINE_WIDTH characters where they allow. */
+function wrap(first: string, items: readonly string[], pad: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  for (const [index, item] of items.entries()) {
+    const piece = index < items.length - 1 ? `${item};` : item;
+    const fresh = line === first || line === pad;
+    if (!fresh && line.length + 1 + piece.length > LINE_WIDTH) {
+      lines.push(line);
+      line = pad;
+    }
+    line += line === first || line === pad ? piece : ` ${piece}`;
+  }
+  lines.push(line);
+  return lines;
 }
 
 function defaultOf(setting: Setting): string {
@@ -47,7 +66,7 @@ export function formatSettingsHelp(
       ...setting.limits.map((limit) => `${name} ${limit}`),
       ...rules.filter((rule) => rule.settings.includes(name)).map((rule) => rule.rule),
     ];
-    if (limits.length > 0) lines.push(`${pad}limits: ${limits.join("; ")}`);
+    if (limits.length > 0) lines.push(...wrap(`${pad}limits: `, limits, pad));
   }
   return lines;
 }
