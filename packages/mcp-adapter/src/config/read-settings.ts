@@ -37,6 +37,8 @@ export interface SettingsReading<Table extends SettingsTable> {
 interface Picked {
   source: SettingSource;
   raw: unknown;
+  /** Set when the value was already parsed (the environment's names are parsed to compare them). */
+  parsed?: { value: unknown };
 }
 
 function isBlank(text: string | undefined): text is undefined {
@@ -86,7 +88,11 @@ function fromEnvironment(
     });
     return "failed";
   }
-  return { source: { kind: "environment", name: first.variable }, raw: first.text };
+  return {
+    source: { kind: "environment", name: first.variable },
+    raw: first.text,
+    parsed: { value: first.value },
+  };
 }
 
 function pick(
@@ -108,6 +114,79 @@ function pick(
   return undefined;
 }
 
+interface Reading {
+  values: Record<string, unknown>;
+  sources: Record<string, SettingSource>;
+  raws: Record<string, unknown>;
+  failed: Set<string>;
+}
+
+function readOne(
+  name: string,
+  setting: Setting,
+  picked: Picked | "failed" | undefined,
+  read: Reading,
+  issues: SettingsIssue[],
+): void {
+  read.values[name] = setting.default;
+  read.sources[name] = { kind: "default" };
+  if (picked === "failed") {
+    read.failed.add(name);
+    return;
+  }
+  const source = picked?.source ?? { kind: "default" };
+  const raw = picked === undefined ? setting.default : picked.raw;
+  read.sources[name] = source;
+  read.raws[name] = raw;
+  if (picked?.parsed !== undefined) {
+    read.values[name] = picked.parsed.value;
+    return;
+  }
+  const parsed = setting.schema.safeParse(raw);
+  if (parsed.success) {
+    read.values[name] = parsed.data;
+    return;
+  }
+  read.failed.add(name);
+  issues.push({
+    names: [labelOf(source, name, setting)],
+    message: `${describeGiven(source, name, setting, raw)}: ${parsed.error.issues[0]?.message ?? "is not valid"}`,
+  });
+}
+
+/**
+ * Every relation of every row, each only when all the settings it names are valid. The message
+ * starts with the blamed setting and names the others in the words of the blamed one's source
+ * (`--store fs: needs --store-dir`, `BOUNDED_MCP_STORE=fs: needs BOUNDED_MCP_STORE_DIR`).
+ */
+function checkRelations(table: SettingsTable, read: Reading, issues: SettingsIssue[]): void {
+  const { values, sources, raws, failed } = read;
+  const isSet = (name: string) => sources[name]?.kind !== "default";
+  for (const setting of Object.values(table)) {
+    for (const relation of setting.relations) {
+      if (relation.settings.some((name) => failed.has(name) || !Object.hasOwn(table, name))) {
+        continue;
+      }
+      const found = relation.check({ values, isSet });
+      if (found === undefined) continue;
+      const style = sources[found.setting] ?? { kind: "default" };
+      const row = (name: string) => table[name] as Setting;
+      const describe = (name: string): string =>
+        isSet(name)
+          ? describeGiven(sources[name] as SettingSource, name, row(name), raws[name])
+          : describeDefault(style, name, row(name));
+      issues.push({
+        names: relation.settings.map((name) =>
+          isSet(name)
+            ? labelOf(sources[name] as SettingSource, name, row(name))
+            : nameOn(style, name, row(name)),
+        ),
+        message: `${describe(found.setting)}: ${found.problem(describe)}`,
+      });
+    }
+  }
+}
+
 /**
  * Reads every setting of `table` from `layers`, highest first (code options, flags, the
  * environment, a config file, then the default), once. Each value is parsed with its schema as it
@@ -125,62 +204,12 @@ export function readSettings<Table extends SettingsTable>(
       issues.push({ names: [`options.${key}`], message: `options.${key} is not a setting` });
     }
   }
-  const values: Record<string, unknown> = {};
-  const sources: Record<string, SettingSource> = {};
-  const raws: Record<string, unknown> = {};
-  const failed = new Set<string>();
+  const read: Reading = { values: {}, sources: {}, raws: {}, failed: new Set() };
   for (const [name, setting] of Object.entries(table)) {
-    const picked = pick(name, setting, layers, issues);
-    if (picked === "failed") {
-      failed.add(name);
-      sources[name] = { kind: "default" };
-      values[name] = setting.default;
-      continue;
-    }
-    const source = picked?.source ?? { kind: "default" };
-    const raw = picked === undefined ? setting.default : picked.raw;
-    sources[name] = source;
-    raws[name] = raw;
-    const parsed = setting.schema.safeParse(raw);
-    if (parsed.success) {
-      values[name] = parsed.data;
-      continue;
-    }
-    failed.add(name);
-    values[name] = setting.default;
-    const message = parsed.error.issues[0]?.message ?? "is not valid";
-    issues.push({
-      names: [labelOf(source, name, setting)],
-      message: `${describeGiven(source, name, setting, raw)}: ${message}`,
-    });
+    readOne(name, setting, pick(name, setting, layers, issues), read, issues);
   }
-  const isSet = (name: string) => sources[name]?.kind !== "default";
-  for (const setting of Object.values(table)) {
-    for (const relation of setting.relations) {
-      if (relation.settings.some((name) => failed.has(name) || !Object.hasOwn(table, name))) {
-        continue;
-      }
-      const found = relation.check({ values, isSet });
-      if (found === undefined) continue;
-      const blamed = found.setting;
-      const style = sources[blamed] ?? { kind: "default" };
-      const describe = (name: string): string => {
-        const row = table[name] as Setting;
-        const source = sources[name] ?? { kind: "default" };
-        return isSet(name)
-          ? describeGiven(source, name, row, raws[name])
-          : describeDefault(style, name, row);
-      };
-      issues.push({
-        names: relation.settings.map((name) =>
-          isSet(name)
-            ? labelOf(sources[name] as SettingSource, name, table[name] as Setting)
-            : nameOn(style, name, table[name] as Setting),
-        ),
-        message: `${describe(blamed)}: ${found.problem(describe)}`,
-      });
-    }
-  }
+  checkRelations(table, read, issues);
+  const { values, sources } = read;
   return {
     values: values as SettingValues<Table>,
     sources: sources as SettingsReading<Table>["sources"],
