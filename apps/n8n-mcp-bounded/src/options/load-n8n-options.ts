@@ -4,6 +4,7 @@ import {
   readCommandLine,
   type SettingsWarning,
 } from "@bounded-mcp/mcp-adapter/settings";
+import { MCP_RESPONSE_ALIASES } from "../runtime/child-environment.js";
 import type { LogLevel } from "../runtime/create-stderr-logger.js";
 import { N8N_TABLE, resolveN8nSettings } from "./n8n-settings.js";
 
@@ -30,6 +31,30 @@ export class N8nUsageError extends Error {
   }
 }
 
+const KNOWN_VARIABLES = new Set([
+  ...Object.values(N8N_TABLE).map((setting) => setting.env),
+  ...Object.values(MCP_RESPONSE_ALIASES).flat(),
+]);
+
+/**
+ * `BOUNDED_MCP_*` and `MCP_RESPONSE_*` names that are no setting: said once, because they are
+ * neither read here nor forwarded to n8n-mcp (a mistyped name would otherwise be lost unseen).
+ */
+function unreadNames(environment: Environment): SettingsWarning[] {
+  return Object.entries(environment)
+    .filter(
+      ([name, value]) =>
+        /^(BOUNDED_MCP_|MCP_RESPONSE_)/.test(name) &&
+        value !== undefined &&
+        value.trim() !== "" &&
+        !KNOWN_VARIABLES.has(name),
+    )
+    .map(([name]) => ({
+      message: `${name} is not a setting of n8n-mcp-bounded (see --help); it is not forwarded to n8n-mcp either`,
+      setting: name,
+    }));
+}
+
 /**
  * Reads `n8n-mcp-bounded [options]` (node:util parseArgs, the adapter's store and limit flags plus
  * `--log-level`) and the environment into the app's settings, once. `telemetry ...` is passed to
@@ -50,7 +75,12 @@ export function loadN8nOptions(argv: readonly string[], environment: Environment
       );
     }
     const { settings, values, warnings } = resolveN8nSettings({ environment, flags: line.values });
-    return { action: "run", settings, logLevel: values.logLevel, warnings };
+    return {
+      action: "run",
+      settings,
+      logLevel: values.logLevel,
+      warnings: [...warnings, ...unreadNames(environment)],
+    };
   } catch (error) {
     if (SettingsError.isInstance(error)) {
       throw new N8nUsageError(error.issues.map((issue) => issue.message).join("; "));
