@@ -1,14 +1,16 @@
 import {
   type AdapterSettings,
   type BoundedMcp,
-  type BoundedRelay,
-  type BoundedRelayOptions,
   createBoundedMcp,
-  createBoundedRelay,
   type Logger,
   type SettingsOptions,
   SILENT_LOGGER,
 } from "@bounded-mcp/mcp-adapter";
+import {
+  type BoundedRelay,
+  type BoundedRelayOptions,
+  createBoundedRelay,
+} from "@bounded-mcp/relay";
 import { resolveN8nSettings } from "../options/n8n-settings.js";
 import { createN8nPreviewHook } from "../previews/n8n-preview-hook.js";
 import { createChildEnvironment } from "./child-environment.js";
