@@ -137,6 +137,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     limits,
     artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
     preview: options.preview,
+    ephemeralStore: !store.capabilities.persistent,
     logger,
     stats,
   });

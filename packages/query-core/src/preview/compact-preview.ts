@@ -1,5 +1,12 @@
 import { jsonBytes } from "../query/json-values.js";
 import { keysOf } from "./estimate-bytes.js";
+import {
+  cutText,
+  isCutText,
+  OMITTED_ITEMS_KEY,
+  OMITTED_KEYS_KEY,
+  PREVIEW_MARKER_KEYS,
+} from "./preview-markers.js";
 
 /** One rung of the preview ladder: how much of a value a compaction keeps. */
 export interface CompactionLimits {
@@ -35,6 +42,24 @@ export const PREVIEW_LADDER: readonly Readonly<CompactionLimits>[] = Object.free
   { depth: 1, items: 1, keys: 2, chars: 12, nodes: 4 },
 ]);
 
+/**
+ * The ladder of a bounded envelope's preview: a sample, not as much as fits. Its loosest rung
+ * already shows only 2 items per array (with every key of an item, up to 30), because a model
+ * reads the items' shape and a few values from a preview and queries the artifact for the rest;
+ * a fuller preview costs tokens on every call and answers nothing the query tool cannot.
+ */
+export const SAMPLE_LADDER: readonly Readonly<CompactionLimits>[] = Object.freeze([
+  { depth: 6, items: 2, keys: 30, chars: 100, nodes: 160 },
+  { depth: 5, items: 2, keys: 24, chars: 72, nodes: 110 },
+  { depth: 4, items: 2, keys: 18, chars: 60, nodes: 80 },
+  { depth: 4, items: 1, keys: 14, chars: 48, nodes: 60 },
+  { depth: 3, items: 1, keys: 10, chars: 40, nodes: 40 },
+  { depth: 3, items: 1, keys: 8, chars: 32, nodes: 28 },
+  { depth: 2, items: 1, keys: 6, chars: 24, nodes: 16 },
+  { depth: 2, items: 1, keys: 4, chars: 16, nodes: 10 },
+  { depth: 1, items: 1, keys: 3, chars: 12, nodes: 4 },
+]);
+
 const TINY_MARKER_LIMITS: CompactionLimits = { depth: 0, items: 0, keys: 0, chars: 8, nodes: 0 };
 
 /**
@@ -42,19 +67,28 @@ const TINY_MARKER_LIMITS: CompactionLimits = { depth: 0, items: 0, keys: 0, char
  * items, object keys and string characters are cut down PREVIEW_LADDER, binary-searched for the
  * loosest rung that fits (about four candidates are built and measured, never the document).
  * Omissions are marked in place: `{"_omittedItems": n}` as an array's last item, `"_omittedKeys": n`
- * in an object, `"…[N chars total]"` at the end of a cut string. The result is always valid JSON
+ * in an object, `"…[N chars total]"` at the end of a cut string or key. Every value that differs
+ * from the document's value at its path is marked so, or is a marker: a document key named like a
+ * marker (`_omittedItems`, `_omittedKeys`, `_deduplicated`) is never copied (it counts in
+ * `_omittedKeys`), and a document string that already ends like a cut is shown cut, so a marker
+ * always means a cut. `ladder` (default PREVIEW_LADDER) is searched instead when given, for
+ * example SAMPLE_LADDER. The result is always valid JSON
  * data built fresh (objects without prototypes, so a `__proto__` key stays data); the same value
  * gives the same result. When not even the last rung fits, the tiny marker of the value is
  * returned (`[{"_omittedItems": n}]`, `{"_omittedKeys": n}`, a string cut to 8 characters), which
  * may still exceed a maxBytes below 64 bytes.
  */
-export function compactPreview(value: unknown, maxBytes: number): unknown {
+export function compactPreview(
+  value: unknown,
+  maxBytes: number,
+  ladder: readonly Readonly<CompactionLimits>[] = PREVIEW_LADDER,
+): unknown {
   let fitting: unknown;
   let low = 0;
-  let high = PREVIEW_LADDER.length;
+  let high = ladder.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    const candidate = compactWithLimits(value, PREVIEW_LADDER[middle]!);
+    const candidate = compactWithLimits(value, ladder[middle]!);
     if (jsonBytes(candidate) <= maxBytes) {
       fitting = candidate;
       high = middle;
@@ -62,7 +96,7 @@ export function compactPreview(value: unknown, maxBytes: number): unknown {
       low = middle + 1;
     }
   }
-  return low < PREVIEW_LADDER.length ? fitting : compactWithLimits(value, TINY_MARKER_LIMITS);
+  return low < ladder.length ? fitting : compactWithLimits(value, TINY_MARKER_LIMITS);
 }
 
 /** Compacts a value with one rung's limits (exposed so callers can pin a rung in tests). */
@@ -104,7 +138,7 @@ function compactArray(items: readonly unknown[], depthLeft: number, state: Compa
     }
   }
   if (output.length < items.length)
-    output.push(marker("_omittedItems", items.length - output.length));
+    output.push(marker(OMITTED_ITEMS_KEY, items.length - output.length));
   return output;
 }
 
@@ -119,6 +153,7 @@ function compactObject(
   if (depthLeft > 0) {
     const end = Math.min(keys.length, state.limits.keys);
     for (let index = 0; index < end && state.nodesLeft > 0; index++) {
+      if (PREVIEW_MARKER_KEYS.includes(keys[index]!)) continue;
       const key = cutString(keys[index]!, state.limits.chars);
       if (Object.hasOwn(output, key)) continue;
       state.nodesLeft--;
@@ -126,7 +161,7 @@ function compactObject(
       kept++;
     }
   }
-  if (kept < keys.length) output["_omittedKeys"] = keys.length - kept;
+  if (kept < keys.length) output[OMITTED_KEYS_KEY] = keys.length - kept;
   return output;
 }
 
@@ -136,11 +171,11 @@ function marker(name: string, count: number): Record<string, number> {
   return output;
 }
 
-/** Cuts a string to `chars` UTF-16 units (never inside a surrogate pair) and marks the cut. */
+/**
+ * A string as the preview shows it: whole when it fits and does not itself end like a cut, else
+ * cut to `chars` (or one character short of whole) and marked.
+ */
 function cutString(text: string, chars: number): string {
-  if (text.length <= chars) return text;
-  let end = chars;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…[${text.length} chars total]`;
+  if (text.length <= chars && !isCutText(text)) return text;
+  return cutText(text, Math.min(chars, text.length - 1));
 }
