@@ -5,7 +5,7 @@ import {
   QUERY_TOOL_NAME,
 } from "@bounded-mcp/contract";
 import { isJsonObject, jsonBytes } from "../query/json-values.js";
-import { compactPreview, SAMPLE_LADDER } from "./compact-preview.js";
+import { compactPreview, PREVIEW_LADDER, SAMPLE_LADDER } from "./compact-preview.js";
 import { writeGuidance } from "./envelope-guidance.js";
 import { keysOf } from "./estimate-bytes.js";
 import { OMITTED_ITEMS_KEY, OMITTED_KEYS_KEY } from "./preview-markers.js";
@@ -53,9 +53,9 @@ export function envelopeBudget(resultBytes: number, previewBytes: number): numbe
 
 /**
  * Builds the envelope that replaces an oversized tool result (contract SPEC.md §2). `data` is a
- * sample of the payload (SAMPLE_LADDER: a few items per array, their keys, short strings), cut
- * further until the whole envelope fits envelopeBudget(byteLength, previewBytes); every cut is
- * marked. The guidance is written from what that sample shows (see writeGuidance). When no sample
+ * sample of the payload (SAMPLE_LADDER: a few items per array, their keys, short strings), or a
+ * hook's reshaped preview kept as whole as fits (PREVIEW_LADDER), cut further until the whole
+ * envelope fits envelopeBudget(byteLength, previewBytes); every cut is marked. The guidance is written from what that sample shows (see writeGuidance). When no sample
  * with a value fits, data holds only the payload's outline (markers) and the guidance says so and
  * points to describe. Only the preview is measured, never the document, so it stays cheap on a
  * 50 MiB payload. Deterministic: the same input gives the same bytes, and `data` holds no id, time
@@ -76,6 +76,8 @@ export function createBoundedEnvelope(input: BoundedEnvelopeInput): BoundedEnvel
   };
   const reshaped = input.preview !== undefined;
   const source = reshaped ? input.preview : input.document;
+  // A hook's preview is already reshaped to what matters: kept as whole as the budget allows.
+  const ladder = reshaped ? PREVIEW_LADDER : SAMPLE_LADDER;
   const guide = (data: unknown) =>
     writeGuidance({
       artifact,
@@ -91,7 +93,7 @@ export function createBoundedEnvelope(input: BoundedEnvelopeInput): BoundedEnvel
   // generous guess, then shrink the room by what the envelope is over, a few times at most.
   let room = budget - frame - GUIDANCE_GUESS_BYTES;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && room >= MIN_PREVIEW_BYTES; attempt++) {
-    const data = compactPreview(source, room, SAMPLE_LADDER);
+    const data = compactPreview(source, room, ladder);
     const envelope = { success, data, responseMeta, guidance: guide(data) };
     const over = jsonBytes(envelope) - budget;
     if (over <= 0) return envelope;
