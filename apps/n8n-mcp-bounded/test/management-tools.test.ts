@@ -162,9 +162,19 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
       },
     };
     const envelope = envelopeOf(result);
+    // The envelope budget is max(2 KiB, 5% of the result): the preview's list is cut, and marked.
+    const preview = createExecutionsPreview(document) as { executions: unknown[] };
+    const shown = (envelope.data as { executions: unknown[] }).executions.length - 1;
+    expect(shown).toBeGreaterThan(0);
     expect(envelope).toEqual({
       success: true,
-      data: createExecutionsPreview(document),
+      data: {
+        ...preview,
+        executions: [
+          ...preview.executions.slice(0, shown),
+          { _omittedItems: preview.executions.length - shown },
+        ],
+      },
       responseMeta: {
         contractVersion: 3,
         truncated: true,
