@@ -408,3 +408,21 @@ describe("createBoundedEnvelope properties", () => {
     );
   });
 });
+
+describe("createBoundedEnvelope guidance without collections", () => {
+  it("names a large root object of scalars with its objectMode request", () => {
+    const messages = Object.fromEntries(
+      Array.from({ length: 500 }, (_, index) => [`Message_${index}`, `Text of message ${index}`]),
+    );
+    const envelope = build({
+      document: messages,
+      artifact: artifactFor(messages),
+      success: true,
+      previewBytes: 8192,
+    });
+    expect(envelope.responseMeta.artifact.primaryPaths).toEqual([]);
+    expect(envelope.guidance).toMatchInlineSnapshot(
+      `"data is a preview of a 17781-byte result, not the result; cuts are marked "_omittedKeys": n. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "": 500 keyed entries, 24 in data; read them with {"responsePath": "", "objectMode": "entries"}. Use fields, filters, sort or aggregate; follow responseMeta.nextCursor. Items not in data are in the artifact. Kept until expiresAt at the latest."`,
+    );
+  });
+});

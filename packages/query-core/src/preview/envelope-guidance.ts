@@ -23,6 +23,8 @@ export interface GuidanceFacts {
 
 /** At most this many collections are named in the guidance (all are in primaryPaths). */
 const MAX_NAMED_PATHS = 3;
+/** A root object with at least this many keys is named for objectMode when nothing else is. */
+const MIN_ROOT_ENTRIES = 5;
 
 interface Collection {
   pointer: string;
@@ -34,9 +36,16 @@ interface Collection {
   keysShown: boolean;
 }
 
+/** The value at a pointer, or not found (also for a malformed pointer a hook may have given). */
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
+  let tokens: string[];
+  try {
+    tokens = parsePointer(pointer);
+  } catch {
+    return { found: false, value: undefined };
+  }
   let current = root;
-  for (const token of parsePointer(pointer)) {
+  for (const token of tokens) {
     const step = childOf(current, token);
     if (!step.found) return step;
     current = step.value;
@@ -58,6 +67,7 @@ function showsAllKeys(value: unknown): boolean {
 function describeCollection(facts: GuidanceFacts, pointer: string): Collection | null {
   const source = valueAt(facts.document, pointer);
   if (!source.found) return null;
+  if (!Array.isArray(source.value) && !isJsonObject(source.value)) return null;
   const keyed = !Array.isArray(source.value);
   const count = Array.isArray(source.value)
     ? source.value.length
@@ -129,6 +139,11 @@ export function writeGuidance(facts: GuidanceFacts): string {
     .slice(0, MAX_NAMED_PATHS)
     .map((pointer) => describeCollection(facts, pointer))
     .filter((collection) => collection !== null);
+  // No collection, but a large object at the root (a map of names to strings): its entries.
+  if (collections.length === 0) {
+    const root = describeCollection(facts, artifact.responseRoot);
+    if (root?.keyed && root.count >= MIN_ROOT_ENTRIES) collections.push(root);
+  }
   const sentences: string[] = [];
   const markers = markersIn(facts.data);
   const kind = facts.reshaped ? "a reshaped preview" : "a preview";
