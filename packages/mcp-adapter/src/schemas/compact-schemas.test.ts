@@ -1,6 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseQueryRequest, QUERY_REQUEST_KEYS } from "@bounded-mcp/contract";
+import {
+  AGGREGATE_KEYS,
+  FILTER_KEYS,
+  METRIC_KEYS,
+  parseQueryRequest,
+  QUERY_REQUEST_KEYS,
+  SORT_KEYS,
+  TEXT_SEARCH_KEYS,
+} from "@bounded-mcp/contract";
 import { describe, expect, it } from "vitest";
 import { createJsonSchemaChecker } from "./json-schema-validator.js";
 import {
@@ -59,9 +67,20 @@ describe("the compact schemas the adapter advertises", () => {
     ]);
   });
 
-  it("name every argument of the contract's query request", () => {
-    const advertised = Object.keys(QUERY_TOOL_COMPACT_INPUT_SCHEMA["properties"] as object);
-    expect(advertised).toEqual(expect.arrayContaining([...QUERY_REQUEST_KEYS]));
+  it("name every argument of the contract's query request, and no other, at every level", () => {
+    const keysAt = (...path: string[]) => {
+      let node = QUERY_TOOL_COMPACT_INPUT_SCHEMA as Record<string, unknown>;
+      for (const step of path) node = node[step] as Record<string, unknown>;
+      return Object.keys(node["properties"] as object).sort();
+    };
+    expect(keysAt()).toEqual([...QUERY_REQUEST_KEYS].sort());
+    expect(keysAt("properties", "filters", "items")).toEqual([...FILTER_KEYS, "anyOf"].sort());
+    expect(keysAt("properties", "textSearch")).toEqual([...TEXT_SEARCH_KEYS].sort());
+    expect(keysAt("properties", "sort", "items")).toEqual([...SORT_KEYS].sort());
+    expect(keysAt("properties", "aggregate")).toEqual([...AGGREGATE_KEYS].sort());
+    expect(keysAt("properties", "aggregate", "properties", "metrics", "items")).toEqual(
+      [...METRIC_KEYS].sort(),
+    );
   });
 
   it("admit every query request the contract accepts in its golden corpus", () => {

@@ -1,9 +1,5 @@
-import { FILTER_OPS } from "@bounded-mcp/contract";
+import { FILTER_OPS, METRIC_OPS, SORT_ORDERS } from "@bounded-mcp/contract";
 import type { JsonSchema } from "./json-schema-validator.js";
-
-/** §9 operators the contract may not list yet; merged with FILTER_OPS, each once. */
-const EXTENSION_OPS = ["nin"] as const;
-const METRIC_OPS = ["count", "countDistinct", "sum", "avg", "min", "max"] as const;
 
 const STRING = { type: "string" } as const;
 const BOOLEAN = { type: "boolean" } as const;
@@ -22,7 +18,7 @@ const FILTER = {
   type: "object",
   properties: {
     path: STRING,
-    op: { type: "string", enum: [...new Set([...FILTER_OPS, ...EXTENSION_OPS])] },
+    op: { type: "string", enum: [...FILTER_OPS] },
     value: JSON_VALUE,
     measure: MEASURE,
     anyOf: {
@@ -36,7 +32,7 @@ const FILTER = {
 const SORT_KEY = {
   type: "object",
   required: ["path"],
-  properties: { path: STRING, order: { type: "string", enum: ["asc", "desc"] }, measure: MEASURE },
+  properties: { path: STRING, order: { type: "string", enum: [...SORT_ORDERS] }, measure: MEASURE },
 };
 
 const AGGREGATE = {
@@ -49,7 +45,11 @@ const AGGREGATE = {
       items: {
         type: "object",
         required: ["op"],
-        properties: { op: { type: "string", enum: METRIC_OPS }, path: STRING, measure: MEASURE },
+        properties: {
+          op: { type: "string", enum: [...METRIC_OPS] },
+          path: STRING,
+          measure: MEASURE,
+        },
       },
     },
   },
