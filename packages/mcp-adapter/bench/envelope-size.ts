@@ -1,5 +1,6 @@
-// Envelope sizes over a corpus of real results (pnpm --filter @bounded-mcp/mcp-adapter build,
-// then: pnpm --filter @bounded-mcp/mcp-adapter exec tsx bench/envelope-size.ts).
+// Envelope sizes over a corpus of real results. Build first, then:
+//   pnpm --filter @bounded-mcp/mcp-adapter bench:envelopes
+//   ADAPTERS="before=<another checkout>/packages/mcp-adapter/dist/index.js,after=dist/index.js" ...
 // The results come from the real servers, called directly over stdio: n8n-mcp (the pinned
 // dependency of apps/n8n-mcp-bounded) for get_node and search_templates, and
 // @modelcontextprotocol/server-filesystem reading JSON files (npm's mime-db, TypeScript's German
@@ -159,7 +160,7 @@ if (process.env.DUMP_CORPUS !== undefined) {
 }
 const rows: Record<string, unknown>[] = corpus.map(({ label, result }) => ({
   result: label,
-  "raw bytes": formatBytes(Buffer.byteLength(JSON.stringify(result))),
+  "raw result (JSON)": formatBytes(Buffer.byteLength(JSON.stringify(result))),
 }));
 const medians: Record<string, unknown>[] = [];
 for (const [name, path] of adapters()) {
