@@ -47,7 +47,7 @@ export function buildBoundedError(input: {
   const budget = envelopeBudget(input.serializedBytes, input.previewBytes);
   const room = budget - Buffer.byteLength(JSON.stringify(withoutPreview)) - 16;
   if (room < 64) return withoutPreview;
-  const data = compactPreview(input.document, room, SAMPLE_LADDER);
+  const data = compactPreview(input.document, room, { ladder: SAMPLE_LADDER });
   const withPreview = createBoundedError({ ...base, data });
   return Buffer.byteLength(JSON.stringify(withPreview)) <= budget ? withPreview : withoutPreview;
 }

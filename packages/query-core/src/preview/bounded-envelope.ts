@@ -93,7 +93,7 @@ export function createBoundedEnvelope(input: BoundedEnvelopeInput): BoundedEnvel
   // generous guess, then shrink the room by what the envelope is over, a few times at most.
   let room = budget - frame - GUIDANCE_GUESS_BYTES;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && room >= MIN_PREVIEW_BYTES; attempt++) {
-    const data = compactPreview(source, room, ladder);
+    const data = compactPreview(source, room, { ladder, marked: reshaped });
     const envelope = { success, data, responseMeta, guidance: guide(data) };
     const over = jsonBytes(envelope) - budget;
     if (over <= 0) return envelope;

@@ -127,7 +127,7 @@ describe("a preview never passes off a cut value as the full value", () => {
         fc.boolean(),
         (value, maxBytes, sample) => {
           const preview = asParsed(
-            compactPreview(value, maxBytes, sample ? SAMPLE_LADDER : PREVIEW_LADDER),
+            compactPreview(value, maxBytes, { ladder: sample ? SAMPLE_LADDER : PREVIEW_LADDER }),
           );
           expect(misleading(preview, value)).toEqual([]);
         },
@@ -146,6 +146,23 @@ describe("a preview never passes off a cut value as the full value", () => {
       fc.property(document, fc.constantFrom(...rungs), (value, limits) => {
         expect(misleading(asParsed(compactWithLimits(value, limits)), value)).toEqual([]);
       }),
+      { numRuns: 600 },
+    );
+  });
+
+  it("holds when a preview is cut again as a marked value: its markers merge with the new cuts", () => {
+    const rungs = [...PREVIEW_LADDER, ...SAMPLE_LADDER];
+    fc.assert(
+      fc.property(
+        document,
+        fc.constantFrom(...rungs),
+        fc.integer({ min: 0, max: 3_000 }),
+        (value, first, maxBytes) => {
+          const preview = asParsed(compactWithLimits(value, first));
+          const again = asParsed(compactPreview(preview, maxBytes, { marked: true }));
+          expect(misleading(again, value)).toEqual([]);
+        },
+      ),
       { numRuns: 600 },
     );
   });

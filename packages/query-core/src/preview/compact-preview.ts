@@ -71,8 +71,9 @@ const TINY_MARKER_LIMITS: CompactionLimits = { depth: 0, items: 0, keys: 0, char
  * from the document's value at its path is marked so, or is a marker: a document key named like a
  * marker (`_omittedItems`, `_omittedKeys`, `_deduplicated`) is never copied (it counts in
  * `_omittedKeys`), and a document string that already ends like a cut is shown cut, so a marker
- * always means a cut. `ladder` (default PREVIEW_LADDER) is searched instead when given, for
- * example SAMPLE_LADDER. The result is always valid JSON
+ * always means a cut. `options.ladder` (default PREVIEW_LADDER) is searched instead when given,
+ * for example SAMPLE_LADDER; `options.marked` reads the value as a preview whose markers are
+ * merged with the new cuts (see CompactPreviewOptions). The result is always valid JSON
  * data built fresh (objects without prototypes, so a `__proto__` key stays data); the same value
  * gives the same result. When not even the last rung fits, the tiny marker of the value is
  * returned (`[{"_omittedItems": n}]`, `{"_omittedKeys": n}`, a string cut to 8 characters), which
@@ -81,14 +82,16 @@ const TINY_MARKER_LIMITS: CompactionLimits = { depth: 0, items: 0, keys: 0, char
 export function compactPreview(
   value: unknown,
   maxBytes: number,
-  ladder: readonly Readonly<CompactionLimits>[] = PREVIEW_LADDER,
+  options: CompactPreviewOptions = {},
 ): unknown {
+  const ladder = options.ladder ?? PREVIEW_LADDER;
+  const marked = options.marked ?? false;
   let fitting: unknown;
   let low = 0;
   let high = ladder.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    const candidate = compactWithLimits(value, ladder[middle]!);
+    const candidate = compactWithLimits(value, ladder[middle]!, marked);
     if (jsonBytes(candidate) <= maxBytes) {
       fitting = candidate;
       high = middle;
@@ -96,24 +99,45 @@ export function compactPreview(
       low = middle + 1;
     }
   }
-  return low < ladder.length ? fitting : compactWithLimits(value, TINY_MARKER_LIMITS);
+  return low < ladder.length ? fitting : compactWithLimits(value, TINY_MARKER_LIMITS, marked);
+}
+
+/** How compactPreview reads its value. */
+export interface CompactPreviewOptions {
+  /** The rungs to search, loosest first; default PREVIEW_LADDER. */
+  ladder?: readonly Readonly<CompactionLimits>[];
+  /**
+   * The value is itself a preview (a hook's reshaped value) whose markers are markers, not data:
+   * a trailing `{"_omittedItems": n}` and an object's numeric `"_omittedKeys": n` are added to
+   * what this compaction leaves out, a cut string keeps its original `N chars total`, and other
+   * marker keys (`_deduplicated`) are kept as the counts they are. Default false: the value is a
+   * document, and keys named like markers are data that is never copied.
+   */
+  marked?: boolean;
 }
 
 /** Compacts a value with one rung's limits (exposed so callers can pin a rung in tests). */
-export function compactWithLimits(value: unknown, limits: Readonly<CompactionLimits>): unknown {
-  const state = { limits, nodesLeft: limits.nodes };
+export function compactWithLimits(
+  value: unknown,
+  limits: Readonly<CompactionLimits>,
+  marked = false,
+): unknown {
+  const state = { limits, nodesLeft: limits.nodes, marked };
   return compactValue(value, limits.depth, state);
 }
 
 interface CompactionState {
   limits: Readonly<CompactionLimits>;
   nodesLeft: number;
+  marked: boolean;
 }
 
 function compactValue(value: unknown, depthLeft: number, state: CompactionState): unknown {
   switch (typeof value) {
     case "string":
-      return cutString(value, state.limits.chars);
+      return state.marked
+        ? cutMarkedString(value, state.limits.chars)
+        : cutString(value, state.limits.chars);
     case "number":
       return Number.isFinite(value) ? value : null;
     case "boolean":
@@ -128,17 +152,32 @@ function compactValue(value: unknown, depthLeft: number, state: CompactionState)
   }
 }
 
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+/** The count of an `{"_omittedItems": n}` marker, or null for any other value. */
+function itemsMarkerCount(value: unknown): number | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  const count = (value as Record<string, unknown>)[OMITTED_ITEMS_KEY];
+  return keys.length === 1 && keys[0] === OMITTED_ITEMS_KEY && isCount(count) ? count : null;
+}
+
 function compactArray(items: readonly unknown[], depthLeft: number, state: CompactionState) {
   const output: unknown[] = [];
+  // In a marked value a trailing marker stands for items left out before: not an item.
+  const earlier = state.marked && items.length > 0 ? itemsMarkerCount(items.at(-1)) : null;
+  const length = earlier === null ? items.length : items.length - 1;
   if (depthLeft > 0) {
-    const end = Math.min(items.length, state.limits.items);
+    const end = Math.min(length, state.limits.items);
     for (let index = 0; index < end && state.nodesLeft > 0; index++) {
       state.nodesLeft--;
       output.push(compactValue(items[index], depthLeft - 1, state));
     }
   }
-  if (output.length < items.length)
-    output.push(marker(OMITTED_ITEMS_KEY, items.length - output.length));
+  const omitted = length - output.length + (earlier ?? 0);
+  if (omitted > 0) output.push(marker(OMITTED_ITEMS_KEY, omitted));
   return output;
 }
 
@@ -149,19 +188,29 @@ function compactObject(
 ): Record<string, unknown> {
   const keys = keysOf(record);
   const output: Record<string, unknown> = Object.create(null);
+  const earlier =
+    state.marked && isCount(record[OMITTED_KEYS_KEY]) && Object.hasOwn(record, OMITTED_KEYS_KEY)
+      ? (record[OMITTED_KEYS_KEY] as number)
+      : null;
+  const own = earlier === null ? keys.length : keys.length - 1;
   let kept = 0;
   if (depthLeft > 0) {
-    const end = Math.min(keys.length, state.limits.keys);
+    const end = Math.min(keys.length, state.limits.keys + (earlier === null ? 0 : 1));
     for (let index = 0; index < end && state.nodesLeft > 0; index++) {
-      if (PREVIEW_MARKER_KEYS.includes(keys[index]!)) continue;
-      const key = cutString(keys[index]!, state.limits.chars);
+      const name = keys[index]!;
+      if (earlier !== null && name === OMITTED_KEYS_KEY) continue;
+      if (!state.marked && PREVIEW_MARKER_KEYS.includes(name)) continue;
+      const key = state.marked
+        ? cutMarkedString(name, state.limits.chars)
+        : cutString(name, state.limits.chars);
       if (Object.hasOwn(output, key)) continue;
       state.nodesLeft--;
-      output[key] = compactValue(record[keys[index]!], depthLeft - 1, state);
+      output[key] = compactValue(record[name], depthLeft - 1, state);
       kept++;
     }
   }
-  if (kept < keys.length) output[OMITTED_KEYS_KEY] = keys.length - kept;
+  const omitted = own - kept + (earlier ?? 0);
+  if (omitted > 0) output[OMITTED_KEYS_KEY] = omitted;
   return output;
 }
 
@@ -169,6 +218,21 @@ function marker(name: string, count: number): Record<string, number> {
   const output: Record<string, number> = Object.create(null);
   output[name] = count;
   return output;
+}
+
+const CUT_TOTAL = /…\[(\d+) chars total\]$/;
+
+/**
+ * A string of a marked value: a string the value already cut keeps its original total when cut
+ * further (`"abc…[400 chars total]"` at 2 characters is `"ab…[400 chars total]"`); any other
+ * string is cut as usual.
+ */
+function cutMarkedString(text: string, chars: number): string {
+  const match = CUT_TOTAL.exec(text);
+  if (match === null) return text.length <= chars ? text : cutText(text, chars);
+  const prefix = text.slice(0, match.index);
+  if (prefix.length <= chars) return text;
+  return cutText(prefix, chars).replace(CUT_TOTAL, `…[${match[1]} chars total]`);
 }
 
 /**
