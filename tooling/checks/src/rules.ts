@@ -43,6 +43,7 @@ export const LAYER_RULES: Record<string, LayerRule> = {
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",
+      "js-tiktoken",
     ],
   },
   "bounded-mcp-proxy": { allowed: [...PACKAGES, "*"] },
