@@ -41,6 +41,12 @@ export interface PageSpec {
   compactionReason: "item_size_limit" | "scalar_size_limit";
   /** textSearch: a next page is reported as match_limit. */
   matchLimited: boolean;
+  /**
+   * The scan stopped at its work limit (SPEC.md §9 rule 6): `total` counts what was found so far,
+   * `remainingCount` is null, the page is truncated with `work_limit` (after the compaction
+   * reasons, before match_limit) and `nextCursor(offset)` resumes the scan.
+   */
+  workLimited?: boolean;
   inlineBytes: number;
   warnings: readonly string[];
   /** Optional responseMeta members, in output order, set when defined. */
@@ -115,10 +121,13 @@ function buildMeta(
 ): Record<string, unknown> {
   const returned = placeholder ? spec.limit : draft.values.length;
   const remaining = placeholder ? spec.total : spec.total - spec.offset - returned;
-  const truncated = remaining > 0 || draft.compacted;
+  const workLimited = spec.workLimited === true;
+  const more = remaining > 0 || workLimited;
+  const truncated = more || draft.compacted;
   let reason: TruncationReason | null = null;
   if (placeholder) reason = "scalar_size_limit";
   else if (draft.compacted) reason = spec.compactionReason;
+  else if (workLimited) reason = "work_limit";
   else if (remaining > 0 && spec.matchLimited) reason = "match_limit";
   else if (remaining > 0 && returned < spec.limit) reason = "size_limit";
   else if (remaining > 0) reason = "page_limit";
@@ -129,10 +138,10 @@ function buildMeta(
   meta.truncationReason = reason;
   meta.returnedCount = returned;
   meta.totalCount = spec.total;
-  meta.remainingCount = remaining;
+  meta.remainingCount = workLimited && !placeholder ? null : remaining;
   meta.nextCursor = placeholder
     ? CURSOR_PLACEHOLDER
-    : remaining > 0
+    : more
       ? spec.nextCursor(spec.offset + returned)
       : null;
   meta.serializedBytes = serializedBytes;
