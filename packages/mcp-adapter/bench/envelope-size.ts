@@ -24,9 +24,10 @@ import { generatePayloadText } from "./generate-payload.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const appRequire = createRequire(join(here, "../../../apps/n8n-mcp-bounded/package.json"));
 const N8N_MCP = join(dirname(appRequire.resolve("n8n-mcp")), "mcp", "stdio-wrapper.js");
+/** server-filesystem, a dev dependency of the relay package (spawned by path, never imported). */
 const FILESYSTEM = join(
   here,
-  "../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+  "../../relay/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
 );
 const ROOT = join(here, "../../..");
 const rootRequire = createRequire(join(ROOT, "package.json"));
