@@ -1,4 +1,4 @@
-const SETTINGS_ERROR_MARKER = Symbol.for("bounded-mcp.mcp-adapter.SettingsError");
+import { BoundedMcpError } from "@bounded-mcp/contract";
 
 /** One problem found in the settings, with the variables or options it concerns. */
 export interface SettingsIssue {
@@ -13,24 +13,13 @@ export interface SettingsIssue {
  * with every problem in one message so an operator fixes them in one go. Secrets are never
  * echoed.
  */
-export class SettingsError extends Error {
-  readonly code = "INVALID_SETTINGS" as const;
+export class SettingsError extends BoundedMcpError<"INVALID_SETTINGS"> {
+  static override readonly kind = "@bounded-mcp/mcp-adapter.SettingsError";
   readonly issues: readonly SettingsIssue[];
-  readonly [SETTINGS_ERROR_MARKER] = true;
 
   constructor(issues: readonly SettingsIssue[], options?: { cause?: unknown }) {
-    super(formatIssues(issues), options);
-    this.name = "SettingsError";
+    super("INVALID_SETTINGS", formatIssues(issues), options);
     this.issues = issues;
-  }
-
-  /** True for a SettingsError from any copy of this package (instanceof fails across copies). */
-  static isInstance(value: unknown): value is SettingsError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[SETTINGS_ERROR_MARKER] === true
-    );
   }
 }
 
