@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
-import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
 import { BoundedMcpError, ContractError } from "../src/index.js";
 
@@ -14,17 +13,21 @@ class ShelfError extends BoundedMcpError<"SHELF_FULL"> {
   }
 }
 
-/** Evaluates the module's source in a fresh realm (its own Error, Object and Array). */
+/**
+ * Evaluates the built module (tests run after the build) in a fresh realm, with its own Error,
+ * Object and Array: the module has no imports, so without its `export` keywords it is a script.
+ */
 function loadInAnotherRealm(): {
   BoundedMcpError: typeof BoundedMcpError;
   realmError: ErrorConstructor;
 } {
-  const source = readFileSync(new URL("../src/bounded-mcp-error.ts", import.meta.url), "utf8");
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-  });
+  const built = readFileSync(new URL("../dist/bounded-mcp-error.js", import.meta.url), "utf8");
+  const script = built.replace(/^export /gm, "");
   const sandbox = { exports: {} as Record<string, unknown> };
-  runInNewContext(`${outputText}\nexports.realmError = Error;`, sandbox);
+  runInNewContext(
+    `${script}\nexports.BoundedMcpError = BoundedMcpError; exports.realmError = Error;`,
+    sandbox,
+  );
   return sandbox.exports as never;
 }
 
