@@ -45,7 +45,7 @@ export interface SaveInput {
    * The caller computed `sha256` from `body` in this process: a staged body is then committed
    * without the store hashing it again (a put always hashes).
    */
-  handOver?: boolean;
+  sha256FromBody?: boolean;
   sha256: string;
   /** What `stage(body)` returned for these bytes: saved by committing it. */
   staged?: StagedBody | undefined;
@@ -215,7 +215,7 @@ export function createArtifactService(options: {
         contractVersion: 3,
       };
       if (input.staged === undefined) await store.put(meta, input.body);
-      else await input.staged.commit(meta, { sha256FromBody: input.handOver === true });
+      else await input.staged.commit(meta, { sha256FromBody: input.sha256FromBody === true });
       cache.set(
         input.id,
         { meta, document: input.document, toolName: input.toolName },
