@@ -40,6 +40,11 @@ export interface PageSpec {
   compactionReason: "item_size_limit" | "scalar_size_limit";
   /** textSearch: a next page is reported as match_limit. */
   matchLimited: boolean;
+  /**
+   * The work limit stopped the scan (§9 rule 6): work_limit, remainingCount null, and a cursor
+   * that resumes even when this page is empty.
+   */
+  workLimited?: boolean;
   inlineBytes: number;
   warnings: readonly string[];
   /** Optional responseMeta members, in output order, set when defined. */
@@ -49,7 +54,8 @@ export interface PageSpec {
   normalizedFields?: Record<string, string>;
   inferredResponsePath?: string;
   sourceTruncated: boolean;
-  nextCursor: (offset: number) => string;
+  /** The cursor of the page starting at `offset` (`position`: where a scan resumes, textSearch). */
+  nextCursor: (offset: number, position?: number) => string;
 }
 
 const CURSOR_PLACEHOLDER = "x".repeat(64);
@@ -109,11 +115,14 @@ function buildMeta(
   serializedBytes: number,
 ): Record<string, unknown> {
   const returned = placeholder ? spec.limit : draft.values.length;
+  const workLimited = spec.workLimited === true;
   const remaining = placeholder ? spec.total : spec.total - spec.offset - returned;
-  const truncated = remaining > 0 || draft.compacted;
+  const more = workLimited || remaining > 0;
+  const truncated = more || draft.compacted;
   let reason: TruncationReason | null = null;
   if (placeholder) reason = "scalar_size_limit";
   else if (draft.compacted) reason = spec.compactionReason;
+  else if (workLimited) reason = "work_limit" as TruncationReason;
   else if (remaining > 0 && spec.matchLimited) reason = "match_limit";
   else if (remaining > 0 && returned < spec.limit) reason = "size_limit";
   else if (remaining > 0) reason = "page_limit";
@@ -124,10 +133,10 @@ function buildMeta(
   meta.truncationReason = reason;
   meta.returnedCount = returned;
   meta.totalCount = spec.total;
-  meta.remainingCount = remaining;
+  meta.remainingCount = workLimited ? null : remaining;
   meta.nextCursor = placeholder
     ? CURSOR_PLACEHOLDER
-    : remaining > 0
+    : more
       ? spec.nextCursor(spec.offset + returned)
       : null;
   meta.serializedBytes = serializedBytes;

@@ -1,4 +1,4 @@
-import { ContractError, type QueryRequest, type QueryResult } from "@bounded-mcp/contract";
+import { ContractError, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
@@ -10,7 +10,6 @@ import { suggestedFieldError, unresolvedFields, unresolvedFilterPath } from "./p
 import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
-import { type SearchRoot, searchText } from "./text-search.js";
 
 /** What every page of one request shares: who asks, the offset, the page size and the cursor maker. */
 export type PageBase = Pick<
@@ -278,64 +277,6 @@ export function pageDescribe(
     elementAt: (index) => ({ value: plan.keyAt(index), pointer: selection.pointer }),
     compactionReason: "item_size_limit",
     matchLimited: false,
-    ...inferredOf(selection),
-  });
-}
-
-/**
- * The jsonPath rows a text search walks: each pointer once, and no row inside another row (as
- * `$..*` selects), so every string is searched, and counted, once.
- */
-function outermostRows(rows: readonly Record<string, unknown>[]): SearchRoot[] {
-  const pointers = new Set(rows.map((row) => row.pointer as string));
-  const roots: SearchRoot[] = [];
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const pointer = row.pointer as string;
-    if (seen.has(pointer)) continue;
-    seen.add(pointer);
-    let inside = false;
-    for (let cut = pointer.lastIndexOf("/"); cut >= 0 && !inside; ) {
-      inside = pointers.has(pointer.slice(0, cut));
-      cut = cut === 0 ? -1 : pointer.lastIndexOf("/", cut - 1);
-    }
-    if (!inside) roots.push({ pointer, value: row.value });
-  }
-  return roots;
-}
-
-/** Answers textSearch: match contexts under the selection (or the jsonPath rows), paged by matches. */
-export function pageTextSearch(
-  request: QueryRequest,
-  selection: SelectedValue,
-  rows: readonly Record<string, unknown>[] | null,
-  base: PageBase,
-  context: QueryContext,
-): QueryResult {
-  const search = request.textSearch as NonNullable<QueryRequest["textSearch"]>;
-  const count = Math.min(base.pageSize, context.limits.textSearchMatchesPerPage);
-  const roots =
-    rows === null ? [{ pointer: selection.pointer, value: selection.value }] : outermostRows(rows);
-  const outcome = searchText(roots, {
-    query: search.query,
-    caseSensitive: search.caseSensitive ?? false,
-    offset: base.offset,
-    count,
-    contextChars: context.limits.textSearchContextChars,
-  });
-  checkOffset(base.offset, outcome.total);
-  return buildPage({
-    ...base,
-    layout: { kind: "array" },
-    unit: "matches",
-    total: outcome.total,
-    limit: Math.min(count, outcome.total - base.offset),
-    elementAt: (index) => {
-      const match = outcome.matches[index - base.offset] as Record<string, unknown>;
-      return { value: match, pointer: match.pointer as string };
-    },
-    compactionReason: "item_size_limit",
-    matchLimited: true,
     ...inferredOf(selection),
   });
 }
