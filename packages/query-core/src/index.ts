@@ -28,5 +28,11 @@ export { type BoundedEnvelopeInput, createBoundedEnvelope } from "./preview/boun
 export { compactPreview } from "./preview/compact-preview.js";
 export { TEXT_RESPONSE_ROOT, textToDocument } from "./preview/text-document.js";
 export type { QueryContext } from "./query/query-context.js";
-export { type QueryOutcome, runQuery } from "./query/run-query.js";
+export {
+  type QueryOutcome,
+  type QueryScheduleOptions,
+  runQuery,
+  runQueryAsync,
+} from "./query/run-query.js";
 export { computeViewHash } from "./query/view-hash.js";
+export { DEFAULT_SLICE_MS } from "./schedule/work.js";

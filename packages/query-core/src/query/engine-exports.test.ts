@@ -10,6 +10,7 @@ describe("@bounded-mcp/query-core public surface", () => {
           .map((name) => [name, typeof (core as Record<string, unknown>)[name]]),
       ),
     ).toEqual({
+      DEFAULT_SLICE_MS: "number",
       KeyRingError: "function",
       TEXT_RESPONSE_ROOT: "string",
       analyzeDocument: "function",
@@ -25,6 +26,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       resolvePointer: "function",
       runPartialQuery: "function",
       runQuery: "function",
+      runQueryAsync: "function",
       textToDocument: "function",
     });
   });

@@ -82,6 +82,16 @@ function checkFields(
   if (nowhere.length === fields.length && items.length > 0) {
     throw unresolvedFields(fields, items, pointer, itemKeys);
   }
+  // No item matched the filters: every field "resolves on no item" of an empty page, which says
+  // nothing about the fields; only those that resolve on no item of the selection are named.
+  if (indices !== null && indices.length === 0) {
+    if (nowhere.length > 0) {
+      warnings.push(
+        `Fields that resolve on no item of the selection: ${nowhere.map((field) => JSON.stringify(field.label)).join(", ")}.`,
+      );
+    }
+    return;
+  }
   warnings.push(
     `Fields that resolved on no item were left out: ${unresolved.map((field) => JSON.stringify(field.label)).join(", ")}.`,
   );

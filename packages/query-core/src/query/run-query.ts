@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
 import { runInSlices, runToEnd, type SliceOptions, type Work } from "../schedule/work.js";
 import { compileField } from "./compiled-path.js";
 import { compileFilters } from "./filters.js";
-import { selectJsonPathRows } from "./json-path.js";
+import { emptyJsonPathWarning, selectJsonPathRows } from "./json-path.js";
 import {
   type PageBase,
   pageCollection,
@@ -114,6 +114,9 @@ function* answer(
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
   };
+  if (rows !== null && rows.length === 0) {
+    warnings.push(emptyJsonPathWarning(request.jsonPath as string));
+  }
   const notes: PlanNotes = { warnings };
   if (selection.inferredResponsePath !== undefined) {
     notes.inferredResponsePath = selection.inferredResponsePath;
