@@ -53,6 +53,11 @@ export interface BoundedMcpOptions extends SettingsOptions {
   logger?: Logger;
   /** Milliseconds since the epoch; tests inject it. Default Date.now. */
   clock?: () => number;
+  /**
+   * Monotonic milliseconds for queries: their 50 ms slices and the textSearch work limit
+   * (`limits.queryWorkMs`). Default performance.now; tests inject it.
+   */
+  queryClock?: () => number;
   /** Where BOUNDED_MCP_* and MCP_RESPONSE_* are read; default process.env. */
   environment?: Readonly<Record<string, string | undefined>>;
   /** includeOutputSchema / includeStructuredContent per tool name (defaults come from the settings). */
@@ -95,6 +100,7 @@ const OWN_OPTION_KEYS = [
   "queryToolNote",
   "logger",
   "clock",
+  "queryClock",
   "environment",
   "tools",
 ];
@@ -147,6 +153,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     limits,
     logger,
     stats,
+    ...(options.queryClock === undefined ? {} : { now: options.queryClock }),
   });
   const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
   const queryTool = createQueryToolDefinition({
