@@ -17,6 +17,6 @@ it("behaves as the README example says", () => {
     artifactId: null,
     responsePath: null,
     response: { error: parsed.error },
-    responseMeta: { contractVersion: 3, truncated: false, serializedBytes: 639, warning: null },
+    responseMeta: { contractVersion: 3, truncated: false, serializedBytes: 636, warning: null },
   });
 });

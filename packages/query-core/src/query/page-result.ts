@@ -1,6 +1,7 @@
 import {
   CONTRACT_VERSION,
   ContractError,
+  type ExtensionName,
   type FilterApplied,
   type PageUnit,
   type QueryResult,
@@ -48,7 +49,11 @@ export interface PageSpec {
   inlineBytes: number;
   warnings: readonly string[];
   /** Optional responseMeta members, in output order, set when defined. */
+  /** The §9 extensions the request used (set only when it used one). */
+  extensions?: ExtensionName[];
   filtersApplied?: FilterApplied[];
+  /** aggregate: items that formed no group. */
+  aggregateSkipped?: number;
   /** Counts fields over the returned page's elements (indices offset..offset+n-1). */
   countFields?: (first: number, count: number) => Record<string, number>;
   normalizedFields?: Record<string, string>;
@@ -143,7 +148,11 @@ function buildMeta(
   meta.warning = joinWarnings(draft.warnings);
   if (spec.unit !== undefined) meta.pageUnit = spec.unit;
   if (spec.sourceTruncated) meta.sourceTruncated = true;
+  if (spec.extensions !== undefined && spec.extensions.length > 0) {
+    meta.extensions = spec.extensions;
+  }
   if (spec.filtersApplied !== undefined) meta.filtersApplied = spec.filtersApplied;
+  if (spec.aggregateSkipped !== undefined) meta.aggregateSkipped = spec.aggregateSkipped;
   if (spec.countFields !== undefined) {
     const counts = spec.countFields(spec.offset, placeholder ? 0 : returned);
     if (placeholder) for (const key of Object.keys(counts)) counts[key] = spec.limit;

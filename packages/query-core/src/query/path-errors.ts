@@ -105,28 +105,65 @@ export function unresolvedFields(
   });
 }
 
-/** FILTER_PATH_UNRESOLVED for a filter path that resolves on no item, with the item keys. */
-export function unresolvedFilterPath(
-  path: CompiledPath,
+/** A path that resolves on no item, and what reads it (the message names the role). */
+export interface UnresolvedPath {
+  path: CompiledPath;
+  role: "filter" | "sort" | "groupBy" | "metric";
+}
+
+function quoted(paths: readonly UnresolvedPath[]): string {
+  return paths.map((entry) => `${entry.role} path "${entry.path.label}"`).join(", ");
+}
+
+/**
+ * FILTER_PATH_UNRESOLVED for every filter, sort, groupBy or metric path that resolves on no item
+ * (SPEC.md §4.6, §9 rule 5), reported at once: `path` (the first), `paths` (all, as sent),
+ * `itemKeys` and, for a literal path whose pointer form resolves, `suggestedPath`.
+ */
+export function unresolvedPaths(
+  unresolved: readonly UnresolvedPath[],
   items: readonly unknown[],
   pointer: string,
   fixedItemKeys?: string[],
 ): ContractError {
   const itemKeys = fixedItemKeys ?? sampleKeys(items);
-  const details: Record<string, unknown> = { path: path.label, itemKeys };
-  const suggested = fixedItemKeys === undefined ? suggestedPointerFor(path, items) : null;
-  if (suggested !== null) details.suggestedPath = suggested;
+  const first = (unresolved[0] as UnresolvedPath).path;
+  const labels = [...new Set(unresolved.map((entry) => entry.path.label))];
+  const details: Record<string, unknown> = { path: first.label, paths: labels, itemKeys };
+  // A literal key whose pointer form resolves, or a path written with dots (`a.b.c`), suggests
+  // the pointer that resolves: the first such path's in suggestedPath, every one's in
+  // suggestedPaths when there are several.
+  const suggestions = new Map<string, string>();
+  if (fixedItemKeys === undefined) {
+    for (const entry of unresolved) {
+      const suggested = suggestedPointerFor(entry.path, items);
+      if (suggested !== null && !suggestions.has(entry.path.label)) {
+        suggestions.set(entry.path.label, suggested);
+      }
+    }
+  }
+  const [firstSuggestion] = suggestions;
+  if (firstSuggestion !== undefined) details.suggestedPath = firstSuggestion[1];
+  if (suggestions.size > 1) details.suggestedPaths = Object.fromEntries(suggestions);
+  const named = [...suggestions].map(([label, suggested]) =>
+    suggestions.size === 1 ? `"${suggested}"` : `"${suggested}" for "${label}"`,
+  );
+  const dotted = [...suggestions].some(([label, suggested]) => suggested !== `/${label}`);
   const hint =
-    suggested === null
+    firstSuggestion === undefined
       ? ""
-      : suggested === `/${path.label}`
-        ? ` Did you mean "${suggested}"?`
-        : ` Did you mean "${suggested}"? (${suggestionReason(path.label, suggested)}.)`;
-  return new ContractError({
-    code: "FILTER_PATH_UNRESOLVED",
-    message: `Filter path "${path.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}. Use op "exists" with value false to select items without it.`,
-    details,
-  });
+      : ` Did you mean ${named.join(", ")}?${dotted ? ` (${suggestionReason("", "")}.)` : ""}`;
+  const keys = `Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}.`;
+  const only = unresolved[0] as UnresolvedPath;
+  const message =
+    unresolved.length === 1 && only.role === "filter"
+      ? `Filter path "${first.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} ${keys} Use op "exists" with value false to select items without it.`
+      : `${capitalize(quoted(unresolved))} ${unresolved.length === 1 ? "resolves" : "resolve"} on none of the ${items.length} items of ${where(pointer)}.${hint} ${keys} Paths are item keys ("id") or pointers relative to each item ("/type").`;
+  return new ContractError({ code: "FILTER_PATH_UNRESOLVED", message, details });
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function compileFieldOrNull(field: string): CompiledPath | null {

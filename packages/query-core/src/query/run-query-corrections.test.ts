@@ -32,6 +32,9 @@ describe("runQuery: corrections", () => {
                 "options",
               ],
               "path": "displayOptions.show.resource",
+              "paths": [
+                "displayOptions.show.resource",
+              ],
               "suggestedPath": "/displayOptions/show/resource",
             },
             "message": "Filter path "displayOptions.show.resource" resolves on none of the 3 items of "/properties", so every item would be filtered out. Did you mean "/displayOptions/show/resource"? (a pointer separates its tokens with "/", and a dot is part of a key.) Item keys: name, type, displayOptions, options. Use op "exists" with value false to select items without it.",
@@ -43,7 +46,7 @@ describe("runQuery: corrections", () => {
           "nextCursor": null,
           "remainingCount": null,
           "returnedCount": 0,
-          "serializedBytes": 864,
+          "serializedBytes": 905,
           "totalCount": null,
           "truncated": false,
           "truncationReason": null,
@@ -64,9 +67,76 @@ describe("runQuery: corrections", () => {
     });
     expect(result.response.error.details).toEqual({
       path: "/displayOptions.show",
+      paths: ["/displayOptions.show"],
       itemKeys: ["name", "type", "displayOptions", "options"],
       suggestedPath: "/displayOptions/show",
     });
+  });
+
+  it("suggests the pointer form of sort and groupBy paths written with dots, every one at once", () => {
+    const templates = {
+      templates: [
+        { name: "a", stats: { views: 10 }, meta: { category: "sales" } },
+        { name: "b", stats: { views: 30 }, meta: { category: "ops" } },
+      ],
+    };
+    expect(
+      query(templates, {
+        responsePath: "/templates",
+        sort: [{ path: "stats.views", order: "desc" }],
+      }).result.response.error.details,
+    ).toEqual({
+      path: "stats.views",
+      paths: ["stats.views"],
+      itemKeys: ["name", "stats", "meta"],
+      suggestedPath: "/stats/views",
+    });
+    expect(
+      query(templates, {
+        responsePath: "/templates",
+        aggregate: { groupBy: "meta.category", metrics: [{ op: "max", path: "/stats.views" }] },
+      }).result,
+    ).toMatchInlineSnapshot(`
+      {
+        "artifactId": "art_0123456789abcdefghij",
+        "response": {
+          "error": {
+            "code": "FILTER_PATH_UNRESOLVED",
+            "details": {
+              "itemKeys": [
+                "name",
+                "stats",
+                "meta",
+              ],
+              "path": "meta.category",
+              "paths": [
+                "meta.category",
+                "/stats.views",
+              ],
+              "suggestedPath": "/meta/category",
+              "suggestedPaths": {
+                "/stats.views": "/stats/views",
+                "meta.category": "/meta/category",
+              },
+            },
+            "message": "GroupBy path "meta.category", metric path "/stats.views" resolve on none of the 2 items of "/templates". Did you mean "/meta/category" for "meta.category", "/stats/views" for "/stats.views"? (a pointer separates its tokens with "/", and a dot is part of a key.) Item keys: name, stats, meta. Paths are item keys ("id") or pointers relative to each item ("/type").",
+          },
+        },
+        "responseMeta": {
+          "complete": false,
+          "contractVersion": 3,
+          "nextCursor": null,
+          "remainingCount": null,
+          "returnedCount": 0,
+          "serializedBytes": 955,
+          "totalCount": null,
+          "truncated": false,
+          "truncationReason": null,
+          "warning": null,
+        },
+        "responsePath": "/templates",
+      }
+    `);
   });
 
   it("suggests the pointer form of a field written with dots", () => {

@@ -8,6 +8,7 @@ import {
 import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
 import { runInSlices, runToEnd, type SliceOptions, type Work } from "../schedule/work.js";
 import { compileField } from "./compiled-path.js";
+import { compileAggregate, compileSort, extensionsUsed } from "./extensions.js";
 import { compileFilters } from "./filters.js";
 import { emptyJsonPathWarning, selectJsonPathRows } from "./json-path.js";
 import {
@@ -113,6 +114,7 @@ function* answer(
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
+    extensions: extensionsUsed(request),
   };
   if (rows !== null && rows.length === 0) {
     warnings.push(emptyJsonPathWarning(request.jsonPath as string));
@@ -132,6 +134,8 @@ function* answer(
         pointerOf: (index) => (rows[index] as Record<string, unknown>).pointer as string,
         fields: request.fields === undefined ? null : request.fields.map(compileField),
         filters: request.filters === undefined ? null : compileFilters(request.filters),
+        sort: compileSort(request),
+        aggregate: compileAggregate(request),
       },
       base,
       notes,
@@ -154,7 +158,8 @@ function* answer(
 
 /**
  * Whether runQuery answers a request as a plain page of the selection (pagePlain): no describe,
- * textSearch, jsonPath, fields, filters or objectMode. runPartialQuery answers exactly these.
+ * textSearch, jsonPath, fields, filters, objectMode, sort or aggregate. runPartialQuery answers
+ * exactly these.
  */
 export function isPlainPageRequest(request: QueryRequest): boolean {
   return (
@@ -163,7 +168,9 @@ export function isPlainPageRequest(request: QueryRequest): boolean {
     request.jsonPath === undefined &&
     request.fields === undefined &&
     request.filters === undefined &&
-    request.objectMode === undefined
+    request.objectMode === undefined &&
+    request.sort === undefined &&
+    request.aggregate === undefined
   );
 }
 
