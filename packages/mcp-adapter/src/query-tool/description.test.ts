@@ -1,3 +1,4 @@
+import { parseQueryRequest } from "@bounded-mcp/contract";
 import { describe, expect, it } from "vitest";
 import {
   AGGREGATE_EXAMPLE,
@@ -22,6 +23,13 @@ describe("the query tool's description", () => {
     expect(description).toContain(JSON.stringify(AGGREGATE_EXAMPLE));
     for (const words of ["nin", "anyOf", 'measure: "length"', "work_limit", "unwind"]) {
       expect(description).toContain(words);
+    }
+  });
+
+  it("gives examples the contract accepts as they are", () => {
+    for (const example of [SORT_EXAMPLE, AGGREGATE_EXAMPLE]) {
+      const parsed = parseQueryRequest({ artifactId: "a".repeat(22), ...example });
+      expect(parsed.success).toBe(true);
     }
   });
 });

@@ -127,7 +127,7 @@ function buildMeta(
   let reason: TruncationReason | null = null;
   if (placeholder) reason = "scalar_size_limit";
   else if (draft.compacted) reason = spec.compactionReason;
-  else if (workLimited) reason = "work_limit" as TruncationReason;
+  else if (workLimited) reason = "work_limit";
   else if (remaining > 0 && spec.matchLimited) reason = "match_limit";
   else if (remaining > 0 && returned < spec.limit) reason = "size_limit";
   else if (remaining > 0) reason = "page_limit";

@@ -75,7 +75,7 @@ export function* pageTextSearch(
     keepFrom: resume.offset,
     count,
     contextChars: context.limits.textSearchContextChars,
-    workMs: (context.limits as { queryWorkMs?: number }).queryWorkMs ?? Number.POSITIVE_INFINITY,
+    workMs: context.limits.queryWorkMs,
   });
   if (outcome.complete && (outcome.position < resumeAt || resume.offset > outcome.total)) {
     throw pastEnd(`offset ${resume.offset}, total ${outcome.total}`);
