@@ -1,6 +1,7 @@
 import { ContractError, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
+import type { Work } from "../schedule/work.js";
 import {
   aggregateCandidates,
   filterItems,
@@ -109,30 +110,30 @@ function checkFields(
  * or sort, then fields, then one page. Every filter, sort, groupBy or metric path that resolves
  * on no item is reported at once (FILTER_PATH_UNRESOLVED).
  */
-export function pageCollection(
+export function* pageCollection(
   plan: Extract<CollectionPlan, { kind: "collection" }>,
   base: PageBase,
   notes: PlanNotes,
   pointer: string,
   unit: "items" | "entries",
-): QueryResult {
+): Work<QueryResult> {
   const items = plan.items;
   const where = notes.inferredResponsePath ?? pointer;
-  const filtered = filterItems(items, plan.filters);
+  const filtered = yield* filterItems(items, plan.filters);
   const indices = filtered.indices;
   const extra: Partial<PageSpec> = {};
   if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied;
   if (plan.aggregate !== null) {
-    const aggregated = aggregateCandidates(items, indices, plan.aggregate);
+    const aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
     const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
     if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
-    return pageRows(plan, aggregated.rows, aggregated.skipped, base, notes, pointer, extra);
+    return yield* pageRows(plan, aggregated.rows, aggregated.skipped, base, notes, pointer, extra);
   }
   const total = indices === null ? items.length : indices.length;
   let positions: Int32Array | null = null;
   const unresolved = [...filtered.unresolved];
   if (plan.sort !== null) {
-    const sorted = sortCandidates(
+    const sorted = yield* sortCandidates(
       items,
       indices,
       plan.sort,
@@ -183,7 +184,7 @@ export function pageCollection(
 }
 
 /** Pages aggregate rows (`pageUnit: "rows"`), sorted by `sort` when given (row labels first). */
-function pageRows(
+function* pageRows(
   plan: Extract<CollectionPlan, { kind: "collection" }>,
   rows: Record<string, unknown>[],
   skipped: number,
@@ -191,11 +192,11 @@ function pageRows(
   notes: PlanNotes,
   pointer: string,
   extra: Partial<PageSpec>,
-): QueryResult {
+): Work<QueryResult> {
   let positions: Int32Array | null = null;
   if (plan.sort !== null) {
     const labels = rows.length === 0 ? [] : Object.keys(rows[0] as object);
-    const sorted = sortCandidates(
+    const sorted = yield* sortCandidates(
       rows,
       null,
       plan.sort,
@@ -262,11 +263,15 @@ export function pageSingle(
 }
 
 /** Pages a selection without fields, filters or objectMode: items, entries in key order, or a scalar. */
-export function pagePlain(selection: SelectedValue, base: PageBase, notes: PlanNotes): QueryResult {
+export function* pagePlain(
+  selection: SelectedValue,
+  base: PageBase,
+  notes: PlanNotes,
+): Work<QueryResult> {
   const value = selection.value;
   const pointer = selection.pointer;
   if (Array.isArray(value)) {
-    return pageCollection(
+    return yield* pageCollection(
       {
         kind: "collection",
         items: value,

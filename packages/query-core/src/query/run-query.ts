@@ -127,7 +127,7 @@ function* answer(
   if (request.textSearch !== undefined)
     return yield* pageTextSearch(request, selection, rows, base, context, resume);
   if (rows !== null) {
-    return pageCollection(
+    return yield* pageCollection(
       {
         kind: "collection",
         items: rows,
@@ -143,11 +143,11 @@ function* answer(
       "items",
     );
   }
-  if (isPlainPageRequest(request)) return pagePlain(selection, base, notes);
+  if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
   const plan = planCollection(request, selection, notes);
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
-  return pageCollection(
+  return yield* pageCollection(
     plan,
     base,
     notes,
