@@ -137,4 +137,31 @@ describe("fairness between callers (§9 rule 6)", () => {
     });
     expect(calls).toBeGreaterThan(2);
   });
+
+  it("stops a textSearch where limits.queryWorkMs says: a larger limit scans further per call", async () => {
+    const firstPageOf = async (queryWorkMs: number) => {
+      const { now } = createQueryClock();
+      const adapter = createTestAdapter({ queryClock: now, limits: { queryWorkMs } });
+      expect(adapter.settings.limits.queryWorkMs).toBe(queryWorkMs);
+      const tools = { big: { result: () => jsonTextResult({ text: longText() }) } };
+      const connection = await connectLowLevelServer(adapter, tools, { sessionId: "alice" });
+      try {
+        const result = await connection.client.callTool({ name: "big", arguments: {} });
+        const id = (result.structuredContent as { responseMeta: { artifact: { id: string } } })
+          .responseMeta.artifact.id;
+        return await callQuery(connection, {
+          artifactId: id,
+          responsePath: "/text",
+          textSearch: { query: "needle" },
+        });
+      } finally {
+        await connection.close();
+        await adapter.dispose();
+      }
+    };
+    const short = await firstPageOf(50);
+    const long = await firstPageOf(500);
+    for (const page of [short, long]) expect(page.responseMeta.truncationReason).toBe("work_limit");
+    expect(short.responseMeta.totalCount).toBeLessThan(long.responseMeta.totalCount);
+  });
 });
