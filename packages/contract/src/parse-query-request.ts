@@ -202,9 +202,13 @@ function invalidValueError(issue: z.core.$ZodIssue, input: unknown): ErrorObject
       : (EXPECTED[patternOf(issue.path)] ?? "a valid value");
   if (typeof params["conflictsWith"] === "string") {
     const other = params["conflictsWith"];
+    const fix =
+      params["drop"] === true
+        ? `Drop ${field}: ${expected}. Then call ${QUERY_TOOL_NAME} again.`
+        : `Send ${other} or ${field} alone, then call ${QUERY_TOOL_NAME} again.`;
     return {
       code: "INVALID_RESPONSE_CONTROLS",
-      message: `Conflicting arguments: ${field} cannot be combined with ${other}. Send ${other} or ${field} alone, then call ${QUERY_TOOL_NAME} again.`,
+      message: `Conflicting arguments: ${field} cannot be combined with ${other}. ${fix}`,
       details: { field, expected, conflictsWith: other },
     };
   }

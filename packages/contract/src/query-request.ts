@@ -40,7 +40,7 @@ export const QUERY_REQUEST_CONFLICTS = Object.freeze([
 /** Why a pair excludes each other, when the generic "send them in separate calls" misleads. */
 const CONFLICT_ADVICE: Readonly<Record<string, string>> = {
   "aggregate:fields":
-    "aggregate without fields: its rows are labelled by the groupBy paths and the metrics",
+    "no fields with aggregate (its rows are labelled by their groupBy paths and metrics)",
 };
 
 function isSet(request: RequestShape, key: keyof RequestShape): boolean {
@@ -115,14 +115,13 @@ export const QueryRequestSchema = z
     const conflict = findConflict(request);
     if (conflict === null) return;
     const [key, other] = conflict;
-    const expected =
-      CONFLICT_ADVICE[`${key}:${other}`] ??
-      `${other} or ${key}, not both: send them in separate calls`;
+    const advice = CONFLICT_ADVICE[`${key}:${other}`];
+    const expected = advice ?? `${other} or ${key}, not both: send them in separate calls`;
     context.addIssue({
       code: "custom",
       path: [other],
       message: `Conflicting arguments: ${other} cannot be combined with ${key}.`,
-      params: { expected, conflictsWith: key },
+      params: { expected, conflictsWith: key, drop: advice !== undefined },
     });
   });
 /** The validated arguments of query_response_artifact, as sent (no defaults filled in). */

@@ -204,7 +204,8 @@ function* pageRows(
       base.offset + base.pageSize,
     );
     if (sorted.unresolved.length > 0) {
-      throw unresolvedPaths(sorted.unresolved, rows, notes.inferredResponsePath ?? pointer, labels);
+      const where = notes.inferredResponsePath ?? pointer;
+      throw unresolvedPaths(sorted.unresolved, rows, where, labels, "rows");
     }
     positions = sorted.positions;
   }

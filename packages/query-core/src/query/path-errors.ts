@@ -125,6 +125,7 @@ export function unresolvedPaths(
   items: readonly unknown[],
   pointer: string,
   fixedItemKeys?: string[],
+  noun = "items",
 ): ContractError {
   const itemKeys = fixedItemKeys ?? sampleKeys(items);
   const first = (unresolved[0] as UnresolvedPath).path;
@@ -158,7 +159,7 @@ export function unresolvedPaths(
   const message =
     unresolved.length === 1 && only.role === "filter"
       ? `Filter path "${first.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} ${keys} Use op "exists" with value false to select items without it.`
-      : `${capitalize(quoted(unresolved))} ${unresolved.length === 1 ? "resolves" : "resolve"} on none of the ${items.length} items of ${where(pointer)}.${hint} ${keys} Paths are item keys ("id") or pointers relative to each item ("/type").`;
+      : `${capitalize(quoted(unresolved))} ${unresolved.length === 1 ? "resolves" : "resolve"} on none of the ${items.length} ${noun} of ${where(pointer)}.${hint} ${noun === "rows" ? `With aggregate a sort path names a row label: ${itemKeys.join(", ")}.` : `${keys} Paths are item keys ("id") or pointers relative to each item ("/type").`}`;
   return new ContractError({ code: "FILTER_PATH_UNRESOLVED", message, details });
 }
 
