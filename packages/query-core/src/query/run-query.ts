@@ -144,7 +144,7 @@ function* answer(
     );
   }
   if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
-  const plan = planCollection(request, selection, notes);
+  const plan = yield* planCollection(request, selection, notes);
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
   return yield* pageCollection(
