@@ -84,13 +84,43 @@ describe("runQuery: corrections", () => {
       query(templates, {
         responsePath: "/templates",
         sort: [{ path: "stats.views", order: "desc" }],
-      }).result.response.error.details,
-    ).toEqual({
-      path: "stats.views",
-      paths: ["stats.views"],
-      itemKeys: ["name", "stats", "meta"],
-      suggestedPath: "/stats/views",
-    });
+      }).result,
+    ).toMatchInlineSnapshot(`
+      {
+        "artifactId": "art_0123456789abcdefghij",
+        "response": {
+          "error": {
+            "code": "FILTER_PATH_UNRESOLVED",
+            "details": {
+              "itemKeys": [
+                "name",
+                "stats",
+                "meta",
+              ],
+              "path": "stats.views",
+              "paths": [
+                "stats.views",
+              ],
+              "suggestedPath": "/stats/views",
+            },
+            "message": "Sort path "stats.views" resolves on none of the 2 items of "/templates". Did you mean "/stats/views"? (a pointer separates its tokens with "/", and a dot is part of a key.) Item keys: name, stats, meta. Paths are item keys ("id") or pointers relative to each item ("/type").",
+          },
+        },
+        "responseMeta": {
+          "complete": false,
+          "contractVersion": 3,
+          "nextCursor": null,
+          "remainingCount": null,
+          "returnedCount": 0,
+          "serializedBytes": 755,
+          "totalCount": null,
+          "truncated": false,
+          "truncationReason": null,
+          "warning": null,
+        },
+        "responsePath": "/templates",
+      }
+    `);
     expect(
       query(templates, {
         responsePath: "/templates",
@@ -254,10 +284,27 @@ describe("runQuery: corrections", () => {
 
   it("says that .length is not JSONPath and points to measure", () => {
     expect(
-      query(node, { jsonPath: "$.properties[*].options.length" }).result.responseMeta.warning,
-    ).toMatchInlineSnapshot(
-      `"jsonPath "$.properties[*].options.length" selected nothing, so there are no rows. ".length" is not JSONPath here: a length is no JSON member (it has no pointer), so it is never a row. To compare, sort or aggregate lengths, select the collection and use measure "length" on a filter, sort key or metric, e.g. filters [{"path": "/options", "measure": "length", "op": "gt", "value": 10}]."`,
-    );
+      query(node, { jsonPath: "$.properties[*].options.length" }).result,
+    ).toMatchInlineSnapshot(`
+      {
+        "artifactId": "art_0123456789abcdefghij",
+        "response": [],
+        "responseMeta": {
+          "complete": true,
+          "contractVersion": 3,
+          "nextCursor": null,
+          "pageUnit": "items",
+          "remainingCount": 0,
+          "returnedCount": 0,
+          "serializedBytes": 697,
+          "totalCount": 0,
+          "truncated": false,
+          "truncationReason": null,
+          "warning": "jsonPath "$.properties[*].options.length" selected nothing, so there are no rows. ".length" is not JSONPath here: a length is no JSON member (it has no pointer), so it is never a row. To compare, sort or aggregate lengths, select the collection and use measure "length" on a filter, sort key or metric, e.g. filters [{"path": "/options", "measure": "length", "op": "gt", "value": 10}].",
+        },
+        "responsePath": "",
+      }
+    `);
   });
 
   it("does not warn that the fields of an empty filtered page resolved on no item", () => {
