@@ -3,6 +3,7 @@ import { canonicalJson } from "./canonical-json.js";
 import type { CompiledPath } from "./compiled-path.js";
 import { createRecord } from "./json-values.js";
 import { comparePresent, compareSortValues, lengthOf } from "./sort-values.js";
+import { readCompiled } from "./walk-path.js";
 
 // aggregate (SPEC.md §9 rule 3): groups of the selected (filtered) items, one row each.
 
@@ -160,6 +161,26 @@ function combinations(lists: readonly unknown[][]): unknown[][] {
   return out;
 }
 
+/** True when an element equal to `array[at]` (deep equality) comes earlier in the array. */
+function seenEarlier(array: readonly unknown[], at: number): boolean {
+  const element = array[at];
+  if (isPrimitive(element)) {
+    for (let before = 0; before < at; before += 1) if (array[before] === element) return true;
+    return false;
+  }
+  let text: string | undefined;
+  for (let before = 0; before < at; before += 1) {
+    const other = array[before];
+    if (isPrimitive(other)) continue;
+    text ??= canonicalJson(element);
+    if (canonicalJson(other) === text) return true;
+  }
+  return false;
+}
+
+/** Arrays longer than this dedupe their elements with sets instead of earlier-element scans. */
+const SCAN_DISTINCT_MAX = 16;
+
 /**
  * Adds the candidates `start` to `end` (exclusive) to the grouping; candidate p is the item
  * `indices[p]` (item p when indices is null). A driver may call it over consecutive slices, in
@@ -176,46 +197,58 @@ export function groupItems(
   const values: unknown[] = new Array(groupBy.length);
   const metricValues: unknown[] = new Array(metrics.length);
   const resolved = grouping.resolved;
+  const single = groupBy.length === 1;
+  const add = (group: Group): void => {
+    group.count += 1;
+    for (let at = 0; at < metrics.length; at += 1) {
+      accumulate(
+        (metrics[at] as CompiledMetric).op,
+        group.accumulators[at] as Accumulator,
+        metricValues[at],
+      );
+    }
+  };
   for (let position = start; position < end; position += 1) {
     const index = indices === null ? position : (indices[position] as number);
     const item = items[index];
     grouping.selected += 1;
     let missing = false;
     for (let at = 0; at < groupBy.length; at += 1) {
-      const value = (groupBy[at] as CompiledPath).read(item, index);
+      const value = readCompiled(groupBy[at] as CompiledPath, item, index);
       if (value === undefined) missing = true;
       else resolved[at] = (resolved[at] as number) + 1;
       values[at] = value;
     }
     for (let at = 0; at < metrics.length; at += 1) {
       const metric = metrics[at] as CompiledMetric;
-      const raw = metric.path === null ? undefined : metric.path.read(item, index);
-      if (raw !== undefined)
+      const raw = metric.path === null ? undefined : readCompiled(metric.path, item, index);
+      if (raw !== undefined) {
         resolved[groupBy.length + at] = (resolved[groupBy.length + at] as number) + 1;
+      }
       metricValues[at] = metric.measure ? lengthOf(raw) : raw;
     }
     if (missing) {
       grouping.skipped += 1;
       continue;
     }
-    let targets: Group[];
-    if (unwind) {
+    const first = values[0];
+    if (!unwind) {
+      add(groupFor(grouping, values));
+    } else if (single && Array.isArray(first) && first.length <= SCAN_DISTINCT_MAX) {
+      // The common unwind: one path, a short array; distinct elements without allocating.
+      if (first.length === 0) grouping.skipped += 1;
+      for (let at = 0; at < first.length; at += 1) {
+        if (seenEarlier(first, at)) continue;
+        values[0] = first[at];
+        add(groupFor(grouping, values));
+      }
+    } else {
       const lists = values.map(distinctElements);
       if (lists.some((list) => list.length === 0)) {
         grouping.skipped += 1;
         continue;
       }
-      targets = combinations(lists).map((combination) => groupFor(grouping, combination));
-    } else targets = [groupFor(grouping, values)];
-    for (const group of targets) {
-      group.count += 1;
-      for (let at = 0; at < metrics.length; at += 1) {
-        accumulate(
-          (metrics[at] as CompiledMetric).op,
-          group.accumulators[at] as Accumulator,
-          metricValues[at],
-        );
-      }
+      for (const combination of combinations(lists)) add(groupFor(grouping, combination));
     }
   }
 }

@@ -87,6 +87,8 @@ export function* sortCandidates(
 export function itemSortReaders(keys: readonly CompiledSortKey[]): SortKeyReader[] {
   return keys.map((key) => ({
     read: key.path.read,
+    ownKey: key.path.ownKey,
+    steps: key.path.steps,
     measure: key.measure,
     descending: key.descending,
   }));

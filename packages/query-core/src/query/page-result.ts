@@ -42,8 +42,9 @@ export interface PageSpec {
   /** textSearch: a next page is reported as match_limit. */
   matchLimited: boolean;
   /**
-   * The work limit stopped the scan (§9 rule 6): work_limit, remainingCount null, and a cursor
-   * that resumes even when this page is empty.
+   * The scan stopped at its work limit (SPEC.md §9 rule 6): `total` counts what was found so far,
+   * `remainingCount` is null, the page is truncated with `work_limit` (after the compaction
+   * reasons, before match_limit) and `nextCursor(offset)` resumes the scan.
    */
   workLimited?: boolean;
   inlineBytes: number;
@@ -120,9 +121,9 @@ function buildMeta(
   serializedBytes: number,
 ): Record<string, unknown> {
   const returned = placeholder ? spec.limit : draft.values.length;
-  const workLimited = spec.workLimited === true;
   const remaining = placeholder ? spec.total : spec.total - spec.offset - returned;
-  const more = workLimited || remaining > 0;
+  const workLimited = spec.workLimited === true;
+  const more = remaining > 0 || workLimited;
   const truncated = more || draft.compacted;
   let reason: TruncationReason | null = null;
   if (placeholder) reason = "scalar_size_limit";
@@ -138,7 +139,7 @@ function buildMeta(
   meta.truncationReason = reason;
   meta.returnedCount = returned;
   meta.totalCount = spec.total;
-  meta.remainingCount = workLimited ? null : remaining;
+  meta.remainingCount = workLimited && !placeholder ? null : remaining;
   meta.nextCursor = placeholder
     ? CURSOR_PLACEHOLDER
     : more
