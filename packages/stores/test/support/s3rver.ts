@@ -73,8 +73,10 @@ export function s3rverStoreOptions(
     region: "us-east-1",
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
     forcePathStyle: true,
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 1_000,
+    // Generous: 50 writers and 50 readers open sockets at once, and on a loaded 2-core machine a
+    // local connect has taken over 1 s. Tests of a silent server set their own, shorter limits.
+    requestTimeoutMs: 30_000,
+    connectionTimeoutMs: 15_000,
     ...extra,
     clientConfig: {
       requestChecksumCalculation: "WHEN_REQUIRED",
