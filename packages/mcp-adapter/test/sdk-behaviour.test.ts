@@ -139,6 +139,24 @@ describe("@modelcontextprotocol/sdk 1.32.2, as docs/sdk-notes.md describes it", 
     expect(DEFAULT_REQUEST_TIMEOUT_MSEC).toBe(60_000);
   });
 
+  it("§7: an SDK server writes a response's id after its result, so the id ends the line", async () => {
+    const server = registeredServerWithTool({ content: [{ type: "text", text: "hello" }] });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    closers.push(() => server.close());
+    const keyOrder = new Promise<string[]>((resolve) => {
+      clientTransport.onmessage = (message) => resolve(Object.keys(message));
+    });
+    await clientTransport.start();
+    await clientTransport.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "lookup", arguments: {} },
+    });
+    expect(await keyOrder).toEqual(["result", "jsonrpc", "id"]);
+  });
+
   it("§7: StdioClientTransport's read buffer refuses a message over 10 MiB", () => {
     expect(STDIO_DEFAULT_MAX_BUFFER_SIZE).toBe(10 * 1024 * 1024);
     const buffer = new ReadBuffer();
