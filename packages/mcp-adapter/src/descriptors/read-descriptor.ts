@@ -8,7 +8,7 @@ import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
 import { parseArtifactUri } from "./artifact-uri.js";
 import { createDescriptor } from "./descriptor.js";
 
-/** MCP's "resource not found" code (docs/sdk-notes.md §3); a plain throw would become -32603. */
+/** MCP's "resource not found" code (docs/sdk-notes.md 3); a plain throw would become -32603. */
 export const RESOURCE_NOT_FOUND = -32002;
 
 /** Reads one descriptor resource; throws the uniform McpError -32002 when it is not available. */

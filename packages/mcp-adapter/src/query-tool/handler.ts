@@ -55,7 +55,7 @@ function echoed(argumentsValue: unknown, key: string): string | null {
 
 /**
  * Creates the handler of the query tool, so every outcome is an envelope: the contract's parser decides validity
- * (so `{artifact_id}` and `pageSize: 0` get envelopes with codes, docs/sdk-notes.md §1), the caller's
+ * (so `{artifact_id}` and `pageSize: 0` get envelopes with codes, docs/sdk-notes.md 1), the caller's
  * scope decides visibility (another scope's id answers exactly like an unknown one), the parse
  * cache avoids re-reading, and query-core's runQuery builds the page.
  */

@@ -51,7 +51,7 @@ type InitializeMessage = JSONRPCMessage & InitializeRequest & { id: RequestId };
 /**
  * Serves a downstream transport with a relay whose upstream is connected only when the downstream
  * sends initialize, with the downstream's clientInfo and capabilities (ARCHITECTURE.md "relay/",
- * docs/sdk-notes.md §10). Messages that arrive before the relay is ready are held and replayed in order,
+ * SDK-NOTES.md 10). Messages that arrive before the relay is ready are held and replayed in order,
  * the initialize request first. When connecting the upstream fails, the initialize gets a JSON-RPC
  * error naming the cause and the downstream connection is closed.
  */

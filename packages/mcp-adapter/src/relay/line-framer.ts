@@ -62,7 +62,7 @@ export interface LineFramer {
  * A line spanning chunks is copied into the retained line buffer while it fits, and decoded once,
  * whole, at its newline; past the buffer (or without one) it is decoded chunk by chunk as it
  * arrives and the pieces are joined once at its newline (never a growing buffer re-concatenated
- * per chunk, which is quadratic: docs/sdk-notes.md §7). A multi-byte UTF-8 character split by a chunk
+ * per chunk, which is quadratic: SDK-NOTES.md 7). A multi-byte UTF-8 character split by a chunk
  * is never split in the text. A line over `maxLineBytes` is discarded as it streams in, keeping
  * only its byte count, head and tail, so memory stays bounded by the cap whatever the sender
  * writes.

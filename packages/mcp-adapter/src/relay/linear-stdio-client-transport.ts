@@ -9,7 +9,7 @@ import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
 import { createTooLargeToolResult, findOversizedResponseId } from "./oversized-response.js";
 
-/** The default byte cap of one upstream message: 1.3 x artifactMaxBytes (docs/sdk-notes.md §7). */
+/** The default byte cap of one upstream message: 1.3 x artifactMaxBytes (SDK-NOTES.md 7). */
 export const DEFAULT_MAX_MESSAGE_BYTES = Math.ceil(1.3 * DEFAULT_LIMITS.artifactMaxBytes);
 
 /**
@@ -81,7 +81,7 @@ type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /**
  * A stdio client transport for upstream MCP servers that return results far larger than the SDK's
- * StdioClientTransport accepts (10 MiB, and quadratic framing when raised: docs/sdk-notes.md §7).
+ * StdioClientTransport accepts (10 MiB, and quadratic framing when raised: SDK-NOTES.md 7).
  * Lines are framed in linear time; a message over `maxMessageBytes` is discarded as it streams
  * and fails only its own call: a tools/call gets the contract's ARTIFACT_TOO_LARGE bounded error
  * result, any other request a JSON-RPC error, and the connection stays up. When the child dies,
@@ -389,7 +389,7 @@ function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<bo
 /**
  * The parsed line as a JSON-RPC message after a structural check only. The SDK's Protocol
  * classifies every message again with its own schemas (and reports an unknown one to onerror),
- * so a full zod parse here would validate each message twice (docs/sdk-notes.md §6).
+ * so a full zod parse here would validate each message twice (SDK-NOTES.md 6).
  */
 function asJsonRpcMessage(value: unknown): JSONRPCMessage {
   const candidate = value as Record<string, unknown> | null;

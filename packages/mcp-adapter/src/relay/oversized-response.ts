@@ -45,7 +45,7 @@ export interface TooLargeFacts {
 }
 
 /**
- * The bounded error (SPEC.md §2, §6 ARTIFACT_TOO_LARGE, built by the contract's
+ * The bounded error (CONTRACT-v3.md §2, §6 ARTIFACT_TOO_LARGE, built by the contract's
  * createBoundedError) that replaces a tools/call result the transport refused to receive:
  * `isError: true`, the envelope in structuredContent and the same compact JSON as the only text
  * block. No preview exists (the bytes were never parsed), so `data` is null.

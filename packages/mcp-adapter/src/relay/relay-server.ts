@@ -37,7 +37,7 @@ import type { UpstreamSyncState } from "./upstream-sync.js";
 
 /**
  * Accepts any result object as sent, so relayed results are not re-validated, stripped or copied
- * (docs/sdk-notes.md §6): a structural check only, the downstream client validates the result anyway.
+ * (SDK-NOTES.md 6): a structural check only, the downstream client validates the result anyway.
  */
 const PASS_THROUGH_RESULT = z.custom<Record<string, unknown>>(
   (value) => typeof value === "object" && value !== null && !Array.isArray(value),

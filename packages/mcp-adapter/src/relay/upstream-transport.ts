@@ -3,7 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../logging/logger.js";
 import { createLinearStdioClientTransport } from "./linear-stdio-client-transport.js";
 
-/** An upstream child process spoken to over stdio (the linear transport, docs/sdk-notes.md §7). */
+/** An upstream child process spoken to over stdio (the linear transport, SDK-NOTES.md 7). */
 export interface StdioUpstream {
   kind: "stdio";
   command: string;

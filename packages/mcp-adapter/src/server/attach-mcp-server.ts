@@ -18,7 +18,7 @@ type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
 /**
  * A permissive zod schema that advertises `jsonSchema` in tools/list. McpServer validates
  * arguments against the zod schema before the handler runs and would answer `{artifact_id}` or
- * `pageSize: 0` with plain text (docs/sdk-notes.md §1); this one admits any object, zod 4 copies the
+ * `pageSize: 0` with plain text (docs/sdk-notes.md 1); this one admits any object, zod 4 copies the
  * metadata into the listed JSON Schema, and the contract's parser decides inside the handler.
  */
 export function advertisedObjectSchema(jsonSchema: Record<string, unknown>) {

@@ -60,7 +60,7 @@ const relayServers = new WeakMap<object, RelayAttachment>();
 /**
  * Marks a low-level `Server` as a relay, before attaching to it. Attach then does not register
  * its tools/call handler with the SDK (whose `Server` wraps it to parse the request twice and the
- * result once more, docs/sdk-notes.md §6) but hands it over in the returned attachment: the relay calls
+ * result once more, SDK-NOTES.md 6) but hands it over in the returned attachment: the relay calls
  * it from its own request routing, having parsed the request itself. Limits: a result is then
  * sent as the upstream sent it (or as the adapter's envelope); a malformed one is left to the
  * downstream client to reject, as the bare relay always did, instead of becoming a -32602 error.

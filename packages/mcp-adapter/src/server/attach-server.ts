@@ -47,7 +47,7 @@ function methodOf(schema: unknown): string | undefined {
 }
 
 /**
- * Adds the query tool and the descriptor template to a low-level `Server`, so an author need not wire them. It
+ * Adds the query tool and the descriptor template to a low-level `Server` (issue item 8). It
  * must run before the author registers tools/list, tools/call, resources/* handlers (it throws
  * otherwise): it installs its own handlers for those methods and, from then on, keeps the
  * author's handlers for them behind its own. tools/list gets the query tool appended to the
@@ -55,7 +55,7 @@ function methodOf(schema: unknown): string | undefined {
  * the author's handler inside the per-call result SDK, bounding what it returns (once: a result
  * the handler already passed through `boundResult` is not bounded again), and
  * `artifact://<namespace>/{id}` reads are answered here. Tools with an outputSchema are listed with
- * the rewritten schema and their results enforced against the original (SDK clients validate structuredContent). Also declares the tools and resources
+ * the rewritten schema and their results enforced against the original (issue item 6). Also declares the tools and resources
  * capabilities, so it must run before `connect`. On a server marked with `markRelayServer`, the
  * tools/call handler is handed to the relay instead of being registered.
  */
