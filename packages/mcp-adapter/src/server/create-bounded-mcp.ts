@@ -112,8 +112,7 @@ function isMcpServer(server: Server | McpServer): server is McpServer {
 }
 
 /**
- * Creates the bounded-MCP adapter a server author embeds: one object for bounding, the query
- * tool, descriptors and attach, over one store and key ring. Settings are
+ * Creates the bounded-MCP adapter a server author embeds (issue items 1-5, 8). Settings are
  * resolved once, here: an invalid value or two disagreeing variables throw a SettingsError.
  * Without configured keys a random per-process key ring is used, with one warning.
  */
