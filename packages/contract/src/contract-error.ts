@@ -2,7 +2,7 @@ import type { ErrorCode } from "./error-codes.js";
 
 const CONTRACT_ERROR_MARKER = Symbol.for("@bounded-mcp/contract.ContractError");
 
-/** What a ContractError carries: a SPEC.md §6 code, a corrective message, wire details and the cause. */
+/** What a ContractError carries: a §6 code, a corrective message, wire details and the cause. */
 export interface ContractErrorOptions {
   code: ErrorCode;
   message: string;
@@ -18,7 +18,7 @@ export interface ContractErrorOptions {
  */
 export class ContractError extends Error {
   readonly [CONTRACT_ERROR_MARKER] = true;
-  /** The SPEC.md §6 code the caller will see. */
+  /** The §6 code the caller will see. */
   readonly code: ErrorCode;
   /** Wire details (see ERROR_CODES for each code's keys); echoed strings are cut at the top. */
   declare readonly details?: Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_LIMITS } from "./limits.js";
 
-/** Filter operators of contract v3 (SPEC.md §3, §4.6); `eq` when omitted. */
+/** Filter operators of contract v3 (§3, §4.6); `eq` when omitted. */
 export const FILTER_OPS = [
   "eq",
   "ne",
@@ -112,7 +112,7 @@ type RequestShape = {
 };
 
 /**
- * The argument pairs that exclude each other (SPEC.md §3, plus jsonPath): `[key, keys it excludes]`.
+ * The argument pairs that exclude each other (§3, plus jsonPath): `[key, keys it excludes]`.
  * `describe` counts only when true; every other key counts when present.
  */
 export const QUERY_REQUEST_CONFLICTS = Object.freeze([
@@ -136,7 +136,7 @@ function findConflict(request: RequestShape): [keyof RequestShape, keyof Request
 }
 
 /**
- * The arguments of `query_response_artifact` (SPEC.md §3), strict: unknown keys are rejected, and so are
+ * The arguments of `query_response_artifact` (§3), strict: unknown keys are rejected, and so are
  * the conflicting pairs of QUERY_REQUEST_CONFLICTS. Use `parseQueryRequest` to get the contract's
  * error (snake_case aliases with suggestedKey, the offending field, what was expected) rather than
  * a raw zod error.

@@ -4,7 +4,7 @@ import { ErrorObjectSchema } from "./error-object.js";
 import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
 import { FilterOpSchema } from "./query-request.js";
 
-/** Why a page or preview is not the whole selection; null when it is (SPEC.md §5). */
+/** Why a page or preview is not the whole selection; null when it is (§5). */
 export const TRUNCATION_REASONS = [
   "size_limit",
   "page_limit",
@@ -12,12 +12,12 @@ export const TRUNCATION_REASONS = [
   "scalar_size_limit",
   "match_limit",
 ] as const;
-/** One truncation reason; when several apply, the first of scalar, item, match, size, page wins (SPEC.md §5). */
+/** One truncation reason; when several apply, the first of scalar, item, match, size, page wins (§5). */
 export const TruncationReasonSchema = z.enum(TRUNCATION_REASONS);
 /** Why a page or preview is not the whole selection. */
 export type TruncationReason = z.infer<typeof TruncationReasonSchema>;
 
-/** What one page counts: array items, object entries, describe keys or textSearch matches (SPEC.md §4.7). */
+/** What one page counts: array items, object entries, describe keys or textSearch matches (§4.7). */
 export const PAGE_UNITS = ["items", "entries", "keys", "matches"] as const;
 /** One page unit, reported in responseMeta.pageUnit. */
 export const PageUnitSchema = z.enum(PAGE_UNITS);
@@ -36,7 +36,7 @@ export type FilterApplied = z.infer<typeof FilterAppliedSchema>;
 
 const count = z.int().nonnegative();
 
-/** responseMeta of a successful query result (SPEC.md §5). */
+/** responseMeta of a successful query result (§5). */
 export const ResponseMetaSchema = z.strictObject({
   contractVersion: z.literal(CONTRACT_VERSION),
   truncated: z.boolean(),
@@ -61,7 +61,7 @@ export type ResponseMeta = z.infer<typeof ResponseMetaSchema>;
 
 /**
  * A successful result of query_response_artifact: a page (`response`) or, for describe, a shape
- * (`shape`); exactly one of the two (SPEC.md §5).
+ * (`shape`); exactly one of the two (§5).
  */
 export const QueryResultSchema = z
   .strictObject({
@@ -94,7 +94,7 @@ export const ErrorResponseMetaSchema = z.strictObject({
 /** responseMeta of an error result: it claims no page. */
 export type ErrorResponseMeta = z.infer<typeof ErrorResponseMetaSchema>;
 
-/** An error result of query_response_artifact (SPEC.md §5): `response.error` with a §6 code. */
+/** An error result of query_response_artifact (§5): `response.error` with a §6 code. */
 export const QueryErrorResultSchema = z.strictObject({
   artifactId: z.string().nullable(),
   responsePath: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { type BoundedError, createBoundedError } from "@bounded-mcp/contract";
 import { compactPreview } from "@bounded-mcp/query-core";
 
-/** Why a result could not become an artifact (SPEC.md §2, §6). */
+/** Why a result could not become an artifact (CONTRACT-v3.md §2, §6). */
 export type BoundingFailure =
   | { code: "ARTIFACT_TOO_LARGE"; byteLength: number; limit: number }
   | { code: "ARTIFACT_STORE_UNAVAILABLE" };
@@ -25,7 +25,7 @@ function describeFailure(failure: BoundingFailure): {
 
 /**
  * The bounded error of a result that cannot become an artifact: `success: false`, a preview in
- * `data` when one fits `previewBytes` (else null), no artifact, and the SPEC.md §6 error. The payload
+ * `data` when one fits `previewBytes` (else null), no artifact, and the §6 error. The payload
  * itself is never inlined.
  */
 export function buildBoundedError(input: {

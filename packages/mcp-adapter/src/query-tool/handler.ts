@@ -22,7 +22,7 @@ import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { formatRetention } from "./description.js";
 
-/** Answers one query_response_artifact call with the SPEC.md §5 envelope; never throws. */
+/** Answers one query_response_artifact call with the §5 envelope; never throws. */
 export type QueryHandler = (
   argumentsValue: unknown,
   context?: ScopeContext,
@@ -38,7 +38,7 @@ export interface QueryHandlerDependencies {
   stats: StatsCollector;
 }
 
-/** The same JSON in structuredContent and as the first text block; isError on errors (SPEC.md §5). */
+/** The same JSON in structuredContent and as the first text block; isError on errors (§5). */
 export function queryToolResult(output: QueryToolOutput, isError: boolean): CallToolResult {
   return {
     content: [{ type: "text", text: JSON.stringify(output) }],
@@ -54,8 +54,8 @@ function echoed(argumentsValue: unknown, key: string): string | null {
 }
 
 /**
- * Creates the handler of the query tool, so every outcome is an envelope: the contract's parser decides validity
- * (so `{artifact_id}` and `pageSize: 0` get envelopes with codes, docs/sdk-notes.md 1), the caller's
+ * Creates the handler of the query tool (issue item 4): the contract's parser decides validity
+ * (so `{artifact_id}` and `pageSize: 0` get envelopes with codes, SDK-NOTES.md 1), the caller's
  * scope decides visibility (another scope's id answers exactly like an unknown one), the parse
  * cache avoids re-reading, and query-core's runQuery builds the page.
  */

@@ -139,10 +139,10 @@ function rewriteNode(node: unknown, placement: Placement, isRoot: boolean): unkn
 /**
  * The outputSchema to advertise for a tool whose own outputSchema is `original`:
  * `{type: "object", anyOf: [original, bounded envelope, bounded error], $defs}`. SDK Clients
- * validate structuredContent against it even for isError results (docs/sdk-notes.md 4), so it must
+ * validate structuredContent against it even for isError results (SDK-NOTES.md 4), so it must
  * admit what the adapter may return instead of the tool's own value; the root must be
  * `type: "object"` (a bare anyOf breaks listTools), and every `$defs` or `definitions`, however
- * deep, moves to the root, where Ajv resolves `#/$defs/...` (docs/sdk-notes.md 5). A name already
+ * deep, moves to the root, where Ajv resolves `#/$defs/...` (SDK-NOTES.md 5). A name already
  * taken gets `_2`, `_3`, ... and every local `$ref` follows its target, including references
  * into the original's own body (now under `#/anyOf/0`). The original's root `$id` and `$schema`
  * are dropped. Remote references are left alone. The input is not modified. Idempotent: a

@@ -32,7 +32,7 @@ const MAX_CURSOR_CHARS = 64;
 const MAX_VARINT_BYTES = 8;
 
 /**
- * Encodes a cursor (SPEC.md §7): base64url of version, kid, offset (unsigned LEB128) and
+ * Encodes a cursor (CONTRACT-v3 §7): base64url of version, kid, offset (unsigned LEB128) and
  * 128 bits of HMAC-SHA256 by the ring's signing key over kid, artifact id, scope hash, view hash
  * and offset. At most 56 characters (kids are <= 16 characters). Throws RangeError for an offset
  * that is not a non-negative safe integer.

@@ -22,7 +22,7 @@ export interface BoundedEnvelopeInput {
 }
 
 /**
- * Builds the envelope that replaces an oversized tool result (SPEC.md §2). Only the preview
+ * Builds the envelope that replaces an oversized tool result (CONTRACT-v3 §2). Only the preview
  * is measured (the envelope around it is measured once with `data: null`), never the document,
  * so it stays cheap on a 50 MiB payload. Deterministic: the same input gives the same bytes, and
  * `data` holds no id, time or random value. The whole envelope's compact JSON is at most

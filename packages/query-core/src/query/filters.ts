@@ -89,7 +89,7 @@ function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boole
 }
 
 /**
- * Compiles the request's filters (SPEC.md §4.6): op `eq` by default; `eq`/`ne`/`in` compare
+ * Compiles the request's filters (CONTRACT-v3 §4.6): op `eq` by default; `eq`/`ne`/`in` compare
  * deeply (a primitive compares with `===`, no serialization); `contains` is substring, array
  * element or own key; `icontains` a case-insensitive substring; ordering ops need two numbers or
  * two strings; `exists` compares "resolves" with its boolean (default true). A path that does not

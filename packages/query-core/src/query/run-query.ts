@@ -180,11 +180,11 @@ function toErrorResult(
 }
 
 /**
- * Answers one `query_response_artifact` request (SPEC.md §3 to §5) over an already parsed
+ * Answers one `query_response_artifact` request (CONTRACT-v3 §3 to §5) over an already parsed
  * document: responsePath with responseRoot fallback, jsonPath rows, collection inference, prefix
  * recovery, objectMode entries, filters with honest counts, projection, describe, textSearch, and
  * one page cut to `limits.inlineBytes` with a signed cursor bound to the view. Never throws: every
- * failure is an error result with a SPEC.md §6 code (at most 4096 bytes). `request` must come from the
+ * failure is an error result with a §6 code (at most 4096 bytes). `request` must come from the
  * contract's parseQueryRequest; a text/plain artifact is passed as its `{"lines": [...]}` document.
  */
 export function runQuery(

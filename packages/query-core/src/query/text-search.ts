@@ -110,7 +110,7 @@ function pointerAt(frame: Frame, token: string | number): string {
 }
 
 /**
- * textSearch (SPEC.md §4.9): every string value under the roots, depth first in document
+ * textSearch (CONTRACT-v3 §4.9): every string value under the roots, depth first in document
  * order; each non-overlapping occurrence is a match `{pointer, offset, context, contextStart,
  * contextEnd}` with at most contextChars of context around it. Counts every match (honest total)
  * but keeps only the requested page, and builds a pointer only for a kept match. Iterative, so

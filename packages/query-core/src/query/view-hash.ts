@@ -15,7 +15,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * The hash of a query's view (SPEC.md §7): sha256 (base64url) of the canonical JSON of every
+ * The hash of a query's view (CONTRACT-v3 §7): sha256 (base64url) of the canonical JSON of every
  * argument but `cursor`, after defaults are filled in (filter op `eq`, textSearch caseSensitive
  * false, pageSize 20, responsePath the artifact's responseRoot). A cursor is bound to it, so a
  * cursor sent back with any other argument changed is rejected; arguments that only differ by an
