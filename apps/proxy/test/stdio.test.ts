@@ -328,12 +328,9 @@ describe("bounded-mcp-proxy over stdio", () => {
   it.each([
     [
       ["--inline-bytes", "lots"],
-      '--inline-bytes: expected a byte count such as 32768, 32KiB or 64MiB, got "lots"',
+      "--inline-bytes lots: expected a byte count such as 32768, 32KiB or 64MiB",
     ],
-    [
-      ["--store", "s3"],
-      "bounded-mcp settings refused (1 problem): BOUNDED_MCP_STORE=s3 needs a bucket: set s3.bucket (BOUNDED_MCP_S3_BUCKET)",
-    ],
+    [["--store", "s3"], "--store s3: needs --s3-bucket (the bucket of the s3 store)"],
     [
       ["--listen", "http://127.0.0.1:0/mcp", "--auth-tokens", "/nonexistent/tokens.json"],
       "--auth-tokens /nonexistent/tokens.json: cannot read it (ENOENT: no such file or directory, open '/nonexistent/tokens.json')",

@@ -102,8 +102,8 @@ describe("tools with an outputSchema", () => {
 
   it("returns the bounded error of a result over artifactMaxBytes, which the SDK Client validates too", async () => {
     for (const client of [
-      await lowLevel(structured, { limits: { artifactMaxBytes: MiB / 2 } }),
-      await mcpServer({ limits: { artifactMaxBytes: MiB / 2 } }),
+      await lowLevel(structured, { artifactMaxBytes: MiB / 2 }),
+      await mcpServer({ artifactMaxBytes: MiB / 2 }),
     ]) {
       const result = await client.callTool({ name: "typed", arguments: {} });
       expect(result.isError).toBe(true);
