@@ -88,14 +88,19 @@ describe("bounded-mcp-proxy over stdio", () => {
       arguments: { path: folder.bigPath },
     })) as { content: { type: string }[] };
     const envelope = structured<Envelope>(result);
-    // The file's text is the payload (it is JSON): the preview shows its first rows.
+    // The file's text is the payload (it is JSON): the preview shows a sample of its first rows,
+    // long strings cut and marked.
     const shown = (envelope.data as { rows: unknown[] }).rows.length - 1;
     expect(shown).toBeGreaterThan(0);
+    const sampled = (index: number) => {
+      const { notes, ...rest } = row(index);
+      return { ...rest, notes: `${notes.slice(0, 100)}…[${notes.length} chars total]` };
+    };
     expect(envelope).toEqual(
       expectedEnvelope(Buffer.byteLength(text), {
         kind: "export",
         rows: [
-          ...Array.from({ length: shown }, (_, index) => row(index)),
+          ...Array.from({ length: shown }, (_, index) => sampled(index)),
           { _omittedItems: folder.rowCount - shown },
         ],
       }),

@@ -146,6 +146,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     limits,
     artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
     preview,
+    ephemeralStore: !store.capabilities.persistent,
     logger,
     stats,
   });
