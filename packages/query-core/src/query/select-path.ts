@@ -8,12 +8,12 @@ export interface SelectedValue {
   /** The absolute pointer of the selected value. */
   pointer: string;
   value: unknown;
-  /** Set when the value was found only as responseRoot + responsePath (SPEC.md §4.1). */
+  /** Set when the value was found only as responseRoot + responsePath (§4.1). */
   inferredResponsePath?: string;
 }
 
 /**
- * Resolves responsePath (SPEC.md §4.1): omitted means the artifact's responseRoot; a
+ * Resolves responsePath (CONTRACT-v3 §4.1): omitted means the artifact's responseRoot; a
  * non-empty path must start with `/` (else INVALID_RESPONSE_PATH with `suggestedPath`); it is
  * resolved exactly first, then once as responseRoot + path, reported as inferredResponsePath.
  * A miss reports where the exact attempt stopped.
