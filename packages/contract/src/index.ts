@@ -21,6 +21,7 @@ export {
   BoundedResponseMetaSchema,
 } from "./bounded.js";
 export { type BoundedErrorInput, createBoundedError } from "./bounded-error.js";
+export { BoundedMcpError, type BoundedMcpErrorOptions } from "./bounded-mcp-error.js";
 export { ContractError, type ContractErrorOptions } from "./contract-error.js";
 export { type Descriptor, DescriptorSchema } from "./descriptor.js";
 export {

@@ -18,6 +18,7 @@ it("exports exactly the agreed public names (a change here is an API change)", (
       "BoundedEnvelopeSchema",
       "BoundedErrorResponseMetaSchema",
       "BoundedErrorSchema",
+      "BoundedMcpError",
       "BoundedResponseMetaSchema",
       "CONTRACT_VERSION",
       "CURSOR_ERROR_REASONS",

@@ -5,7 +5,7 @@ import {
   BoundedErrorSchema,
 } from "@bounded-mcp/contract";
 import { analyzeDocument } from "@bounded-mcp/query-core";
-import { createMemoryStore } from "@bounded-mcp/stores";
+import { createMemoryStore, isExpiredArtifact, type StoredArtifact } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { itemsPayload, itemsPayloadOfSize, jsonBytes, jsonTextResult } from "./support/fixtures.js";
@@ -24,6 +24,15 @@ function sha256(text: string): string {
 }
 
 const track = closeAfterEach();
+
+/** What the adapter's store serves for `id`: the live artifact, or null. */
+async function liveStored(
+  bounded: { store: { get(id: string): Promise<unknown> } },
+  id: string,
+): Promise<StoredArtifact | null> {
+  const found = await bounded.store.get(id);
+  return found === null || isExpiredArtifact(found) ? null : (found as StoredArtifact);
+}
 
 async function serve(
   result: () => CallToolResult,
@@ -135,7 +144,7 @@ describe("bounding a tool result", () => {
       byteLength: Buffer.byteLength(text),
       sha256: sha256(text),
     });
-    const stored = await bounded.store.get(artifact.id);
+    const stored = await liveStored(bounded, artifact.id);
     expect(stored?.body.toString("utf8")).toBe(text);
   });
 
@@ -151,7 +160,7 @@ describe("bounding a tool result", () => {
       responseRoot: "/lines",
       sha256: sha256(text),
     });
-    expect((await bounded.store.get(artifact.id))?.body.toString("utf8")).toBe(text);
+    expect((await liveStored(bounded, artifact.id))?.body.toString("utf8")).toBe(text);
   });
 
   it("stores structuredContent when the result carries it, and keeps _meta", async () => {
@@ -164,7 +173,7 @@ describe("bounding a tool result", () => {
     const result = await call();
     const envelope = envelopeOf(result);
     expect(result._meta).toEqual({ "example.com/trace": "abc" });
-    const stored = await bounded.store.get(envelope.responseMeta.artifact.id);
+    const stored = await liveStored(bounded, envelope.responseMeta.artifact.id);
     expect(stored?.body.toString("utf8")).toBe(JSON.stringify(payload));
   });
 
@@ -177,7 +186,7 @@ describe("bounding a tool result", () => {
     const envelope = envelopeOf(await call());
     const { artifact } = envelope.responseMeta;
     expect(artifact).toMatchObject({ mediaType: "application/json", sha256: sha256(fileText) });
-    expect((await bounded.store.get(artifact.id))?.body.toString("utf8")).toBe(fileText);
+    expect((await liveStored(bounded, artifact.id))?.body.toString("utf8")).toBe(fileText);
     expect(artifact.primaryPaths.length).toBeGreaterThan(0);
   });
 
@@ -189,7 +198,7 @@ describe("bounding a tool result", () => {
       structuredContent: structured,
     }));
     const { artifact } = envelopeOf(await call()).responseMeta;
-    expect((await bounded.store.get(artifact.id))?.body.toString("utf8")).toBe(
+    expect((await liveStored(bounded, artifact.id))?.body.toString("utf8")).toBe(
       JSON.stringify(structured),
     );
   });
@@ -213,7 +222,7 @@ describe("bounding a tool result", () => {
     const result = await call();
     const envelope = envelopeOf(result);
     expect(JSON.stringify(result).includes(image.toString("base64").slice(0, 100))).toBe(false);
-    const stored = await bounded.store.get(envelope.responseMeta.artifact.id);
+    const stored = await liveStored(bounded, envelope.responseMeta.artifact.id);
     const facts = {
       byteLength: image.byteLength,
       sha256: createHash("sha256").update(image).digest("hex"),

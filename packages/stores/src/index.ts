@@ -1,19 +1,21 @@
 export { assertValidArtifactId, isValidArtifactId } from "./artifact-id.js";
+export { canStage, isExpiredArtifact } from "./capabilities.js";
 export {
   createMemoryStore,
   DEFAULT_MEMORY_MAX_BYTES,
   type MemoryStoreOptions,
 } from "./memory/memory-store.js";
+export { DEFAULT_EXPIRED_GRACE_MS } from "./shared/expired-memory.js";
 export { SILENT_STORE_LOGGER, type StoreLogger } from "./shared/logger.js";
 export { StoreError, type StoreErrorCode, type StoreErrorOptions } from "./store-error.js";
 export type {
   ArtifactMeta,
   ArtifactStore,
-  PutOptions,
+  CommitOptions,
+  ExpiredArtifact,
   StagedBody,
+  StagingArtifactStore,
   StoreCapabilities,
   StoredArtifact,
-  StoreUsage,
-  StreamedArtifact,
   SweepResult,
 } from "./types.js";

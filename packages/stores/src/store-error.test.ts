@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { BoundedMcpError, ContractError } from "@bounded-mcp/contract";
+import { describe, expect, it, vi } from "vitest";
 import { assertValidArtifactId, isValidArtifactId } from "./artifact-id.js";
 import { StoreError } from "./store-error.js";
 
@@ -30,19 +31,20 @@ describe("StoreError", () => {
     });
   });
 
-  it("isInstance recognises a StoreError from another copy of the package by its marker", () => {
-    const foreign = Object.assign(new Error("x"), {
-      [Symbol.for("@bounded-mcp/stores.StoreError")]: true,
-    });
+  it("isInstance recognises a StoreError of any copy by the BoundedMcpError marker, and nothing else", async () => {
+    vi.resetModules();
+    const copy: typeof import("./store-error.js") = await import("./store-error.js");
+    const fromCopy = new copy.StoreError({ code: "QUOTA_EXCEEDED", store: "fs", operation: "put" });
+    const contract = new ContractError({ code: "AMBIGUOUS_COLLECTION", message: "Pick one." });
     expect([
-      StoreError.isInstance(
-        new StoreError({ code: "QUOTA_EXCEEDED", store: "fs", operation: "put" }),
-      ),
-      StoreError.isInstance(foreign),
+      fromCopy instanceof StoreError,
+      StoreError.isInstance(fromCopy),
+      BoundedMcpError.isInstance(fromCopy),
+      StoreError.isInstance(contract),
       StoreError.isInstance(new Error("[stores:s3] GetObject failed")),
       StoreError.isInstance(null),
       StoreError.isInstance("StoreError"),
-    ]).toEqual([true, true, false, false, false]);
+    ]).toEqual([false, true, true, false, false, false, false]);
   });
 });
 

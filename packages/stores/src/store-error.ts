@@ -1,3 +1,5 @@
+import { BoundedMcpError } from "@bounded-mcp/contract";
+
 /**
  * Why a store call failed. `STORE_UNAVAILABLE`: the backend could not be reached or answered with
  * an error (the adapter maps it to ARTIFACT_STORE_UNAVAILABLE); `INVALID_ARTIFACT_ID`: the id does
@@ -10,8 +12,6 @@ export type StoreErrorCode =
   | "INVALID_ARTIFACT_ID"
   | "QUOTA_EXCEEDED"
   | "INVALID_META";
-
-const STORE_ERROR_MARKER = Symbol.for("@bounded-mcp/stores.StoreError");
 
 /** What a StoreError is built from. */
 export interface StoreErrorOptions {
@@ -28,31 +28,23 @@ export interface StoreErrorOptions {
 /**
  * A local failure of a store call: which backend, which operation, and the original error as
  * `cause`. The message reads `[stores:s3] GetObject failed`. Use `StoreError.isInstance` rather
- * than `instanceof` so two copies of this package (a bundled app and a dependency) still agree.
+ * than `instanceof` so two copies of this package (a bundled app and a dependency) still agree
+ * (the marker of the contract's BoundedMcpError).
  */
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
+export class StoreError extends BoundedMcpError<StoreErrorCode> {
+  static override readonly kind = "@bounded-mcp/stores.StoreError";
   readonly store: string;
   readonly operation: string;
-  /** The marker `isInstance` checks, shared by every copy of this package. */
-  readonly [STORE_ERROR_MARKER] = true;
 
   constructor(options: StoreErrorOptions) {
-    super(options.message ?? `[stores:${options.store}] ${options.operation} failed`, {
-      cause: options.cause,
-    });
-    this.name = "StoreError";
-    this.code = options.code;
+    super(
+      options.code,
+      options.message ?? `[stores:${options.store}] ${options.operation} failed`,
+      {
+        cause: options.cause,
+      },
+    );
     this.store = options.store;
     this.operation = options.operation;
-  }
-
-  /** True for a StoreError from any copy of this package. */
-  static isInstance(value: unknown): value is StoreError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[STORE_ERROR_MARKER] === true
-    );
   }
 }

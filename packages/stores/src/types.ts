@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 
 /**
@@ -31,6 +30,8 @@ export interface StoreCapabilities {
   shared: boolean;
   /** A byte quota is enforced on put. */
   quota: boolean;
+  /** The store implements StagingArtifactStore (`stage`): it takes a body over before its metadata. */
+  staging: boolean;
 }
 
 /** An artifact's body with its metadata. */
@@ -39,18 +40,16 @@ export interface StoredArtifact {
   body: Buffer;
 }
 
-/** An artifact's body as a stream, with its metadata. */
-export interface StreamedArtifact {
-  meta: ArtifactMeta;
-  body: Readable;
-}
-
-/** Totals of what a store holds now, expired artifacts not yet swept included. */
-export interface StoreUsage {
-  /** Artifacts held. */
-  count: number;
-  /** Their bytes: body bytes (the S3 store counts object sizes, so a framed header is included). */
-  bytes: number;
+/**
+ * What a store still knows of an artifact that expired: never its body, only enough for the
+ * caller to answer "expired" rather than "unknown" (and to check the scope first). A store reports
+ * it until the artifact is swept, and for a grace period after where the store itself removed it.
+ */
+export interface ExpiredArtifact {
+  readonly expired: true;
+  id: string;
+  scopeHash: string;
+  expiresAt: number;
 }
 
 /** What a sweep removed. */
@@ -60,34 +59,9 @@ export interface SweepResult {
 }
 
 /**
- * What an in-process caller may tell `put`; a store may ignore both. `sha256Computed`: meta.sha256
- * was computed by the caller from these very bytes in this process, so the store checks id, cap
- * and byte length but need not hash the body again (a persisted store still verifies length and
- * sha256 of what it reads back). `handOver`: the caller never touches the body again, so the store
- * may keep it without a defensive copy.
- */
-export interface PutOptions {
-  sha256Computed?: boolean;
-  handOver?: boolean;
-  /**
-   * What `stage(body)` of this store returned for these very bytes: the store finishes the write
-   * it started instead of writing the body again. Anything else staged under it is dropped.
-   */
-  staged?: StagedBody;
-}
-
-/**
- * A body a store started keeping before its metadata was known (`ArtifactStore.stage`). Pass it
- * to `put` with the same bytes, or discard it; a store's dispose discards what is left.
- */
-export interface StagedBody {
-  /** Drops the staged bytes when no put follows. Idempotent; never rejects. */
-  discard(): Promise<void>;
-}
-
-/**
  * The one interface every backend implements. Small on purpose: a new backend is a factory that
- * returns a plain object with these members, and `@bounded-mcp/stores/testing` checks it.
+ * returns a plain object with these members, and `@bounded-mcp/stores/testing` checks it. What
+ * only some backends can do is a declared capability with its own interface (StagingArtifactStore).
  */
 export interface ArtifactStore {
   /** The backend's short name (`[a-z0-9-]+`), e.g. "fs"; it prefixes error messages. */
@@ -99,30 +73,50 @@ export interface ArtifactStore {
    * StoreError: INVALID_ARTIFACT_ID, INVALID_META (byteLength or sha256 do not describe `body`),
    * QUOTA_EXCEEDED (stores with a quota), STORE_UNAVAILABLE (the backend failed).
    */
-  put(meta: ArtifactMeta, body: Uint8Array, options?: PutOptions): Promise<void>;
-  /**
-   * Optional: starts writing `body` before its metadata is known (the fs store writes it to a
-   * temp file in the background), so the write overlaps the caller's own work, such as parsing
-   * the payload. Nothing is visible until `put(meta, body, { staged })` with the same bytes. The
-   * caller must not change `body` until that put or discard settles.
-   */
-  stage?(body: Uint8Array): StagedBody;
-  /** The artifact, or null when unknown or expired. */
-  get(id: string): Promise<StoredArtifact | null>;
-  /**
-   * The artifact as a stream, or null when unknown or expired. Read it to the end or destroy it;
-   * it fails with a StoreError (STORE_UNAVAILABLE) at its end if the bytes do not match the
-   * metadata, and as soon as the backend fails mid-body (the backend's error as cause).
-   */
-  getStream(id: string): Promise<StreamedArtifact | null>;
-  /** The metadata without the body, or null when unknown or expired. */
-  head(id: string): Promise<ArtifactMeta | null>;
-  /** Removes the artifact; removing an unknown id is not an error. */
+  put(meta: ArtifactMeta, body: Uint8Array): Promise<void>;
+  /** The artifact; an ExpiredArtifact once it expired (see there); null when unknown. */
+  get(id: string): Promise<StoredArtifact | ExpiredArtifact | null>;
+  /** The metadata without the body; an ExpiredArtifact once it expired; null when unknown. */
+  head(id: string): Promise<ArtifactMeta | ExpiredArtifact | null>;
+  /** Removes the artifact; removing an unknown id is not an error. Afterwards the id is unknown. */
   delete(id: string): Promise<void>;
   /** Removes every artifact expired at `now` (default: the store's clock). */
   sweep(now?: number): Promise<SweepResult>;
-  /** What the store holds now, expired artifacts not yet swept included. */
-  usage(): Promise<StoreUsage>;
   /** Releases timers and connections; idempotent. Every later call fails with STORE_UNAVAILABLE. */
   dispose(): Promise<void>;
+}
+
+/**
+ * The `staging` capability (the fs and memory stores): an in-process caller hands a body over
+ * before its metadata is known, so the store's work overlaps the caller's (the fs store writes
+ * the temp file in the background while the adapter parses the payload; the memory store keeps
+ * the Buffer without a copy). Nothing is visible until `commit`.
+ */
+export interface StagingArtifactStore extends ArtifactStore {
+  /**
+   * Takes `body` over: the caller never changes it again (the store may keep it as is). Finish
+   * with `commit(meta)` or `discard()`; the store's dispose discards what is left.
+   */
+  stage(body: Uint8Array): StagedBody;
+}
+
+/** What `commit` of a staged body may be told. */
+export interface CommitOptions {
+  /**
+   * meta.sha256 was computed from these very bytes in this process: the store checks id, cap and
+   * byte length but does not hash the body again (a persisted store still verifies length and
+   * sha256 of what it reads back).
+   */
+  sha256FromBody?: boolean;
+}
+
+/** A body a StagingArtifactStore took over before its metadata was known. */
+export interface StagedBody {
+  /**
+   * Stores the staged body with `meta` in one atomic step, with put's checks and failures. Once:
+   * a second commit, or a commit after discard, rejects with STORE_UNAVAILABLE.
+   */
+  commit(meta: ArtifactMeta, options?: CommitOptions): Promise<void>;
+  /** Drops the staged bytes when no commit follows (or after one: then a no-op). Idempotent; never rejects. */
+  discard(): Promise<void>;
 }

@@ -47,11 +47,14 @@ describe("the package entries", () => {
   it("the root entry exports exactly its public names", async () => {
     const root = await import("../src/index.js");
     expect(Object.keys(root).sort()).toEqual([
+      "DEFAULT_EXPIRED_GRACE_MS",
       "DEFAULT_MEMORY_MAX_BYTES",
       "SILENT_STORE_LOGGER",
       "StoreError",
       "assertValidArtifactId",
+      "canStage",
       "createMemoryStore",
+      "isExpiredArtifact",
       "isValidArtifactId",
     ]);
   });

@@ -1,6 +1,13 @@
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
-import type { ArtifactMeta, ArtifactStore, PutOptions, StagedBody } from "@bounded-mcp/stores";
+import {
+  type ArtifactMeta,
+  type ArtifactStore,
+  canStage,
+  type ExpiredArtifact,
+  isExpiredArtifact,
+  type StagedBody,
+} from "@bounded-mcp/stores";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import type { ParseCache } from "./parse-cache.js";
 
@@ -35,12 +42,12 @@ export interface SaveInput {
   scopeHash: string;
   body: Uint8Array;
   /**
-   * The caller computed `sha256` from `body` in this process and never touches `body` again: the
-   * memory and fs stores then keep it without re-hashing or copying it (other stores ignore this).
+   * The caller computed `sha256` from `body` in this process: a staged body is then committed
+   * without the store hashing it again (a put always hashes).
    */
-  handOver?: boolean;
+  sha256FromBody?: boolean;
   sha256: string;
-  /** What `stage(body)` returned for these bytes, when the store started writing them early. */
+  /** What `stage(body)` returned for these bytes: saved by committing it. */
   staged?: StagedBody | undefined;
   mediaType: ArtifactMediaType;
   document: unknown;
@@ -57,8 +64,10 @@ export interface SaveInput {
  */
 export interface ArtifactService {
   /**
-   * Starts writing a payload's bytes before its metadata is known, when the store can (the fs
-   * store does), so the write overlaps parsing; pass the result to `save` or discard it.
+   * Hands a payload's bytes to the store before their metadata is known, when the store has the
+   * staging capability (the fs store starts writing them, so the write overlaps parsing; the
+   * memory store keeps them without a copy); pass the result to `save` or discard it. The caller
+   * never changes `body` again.
    */
   stage(body: Uint8Array): StagedBody | undefined;
   /** Stores the payload and its metadata (replacing the same id: a repeat refreshes expiry). */
@@ -81,9 +90,6 @@ export interface ArtifactService {
   ): Promise<{ ok: true; meta: ArtifactMeta } | { ok: false; reason: "unknown" | "expired" }>;
 }
 
-/** The bounder computed sha256 from these bytes in this process and hands the Buffer over. */
-const IN_PROCESS_PUT: PutOptions = { sha256Computed: true, handOver: true };
-
 /**
  * Parses a stored body into the document the query engine reads, decoding it once without a
  * copy of the bytes. Decoded as UTF-8 into a V8 string: a latin1 decode of an ASCII body was
@@ -93,6 +99,18 @@ const IN_PROCESS_PUT: PutOptions = { sha256Computed: true, handOver: true };
 export function parseStoredBody(body: Uint8Array, mediaType: ArtifactMediaType): unknown {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
   return mediaType === "application/json" ? JSON.parse(text) : textToDocument(text);
+}
+
+/**
+ * Why an artifact the store does not serve is refused: "expired" while the store still knows it
+ * expired (until it is swept, and for the store's grace period after), "unknown" otherwise; an
+ * expired artifact of another scope is "unknown", like any other artifact of another scope.
+ */
+function refused(
+  found: ExpiredArtifact | null,
+  scopeHash: string,
+): { ok: false; reason: "unknown" | "expired" } {
+  return { ok: false, reason: found?.scopeHash === scopeHash ? "expired" : "unknown" };
 }
 
 /** Creates the artifact service of one adapter. */
@@ -106,7 +124,7 @@ export function createArtifactService(options: {
 }): ArtifactService {
   const { store, cache, clock } = options;
   const logger = options.logger ?? SILENT_LOGGER;
-  const loading = new Map<string, Promise<OpenArtifact | null>>();
+  const loading = new Map<string, Promise<OpenArtifact | ExpiredArtifact | null>>();
 
   const fromCache = (id: string, scopeHash: string) => {
     const cached = cache.peek(id);
@@ -123,12 +141,12 @@ export function createArtifactService(options: {
     document: parseStoredBody(stored.body, stored.meta.mediaType),
   });
 
-  const load = (id: string): Promise<OpenArtifact | null> => {
+  const load = (id: string): Promise<OpenArtifact | ExpiredArtifact | null> => {
     let pending = loading.get(id);
     if (pending === undefined) {
       pending = (async () => {
         const stored = await store.get(id);
-        return stored === null ? null : parsed(stored);
+        return stored === null || isExpiredArtifact(stored) ? stored : parsed(stored);
       })().finally(() => loading.delete(id));
       loading.set(id, pending);
     }
@@ -142,7 +160,7 @@ export function createArtifactService(options: {
    */
   const parseLater = (id: string, stored: { meta: ArtifactMeta; body: Uint8Array }): void => {
     if (loading.has(id) || !cache.accepts(stored.meta.byteLength)) return;
-    const pending = new Promise<OpenArtifact | null>((resolve) => {
+    const pending = new Promise<OpenArtifact | ExpiredArtifact | null>((resolve) => {
       setImmediate(() => {
         try {
           const artifact = parsed(stored);
@@ -163,10 +181,10 @@ export function createArtifactService(options: {
   const answerOrLoad = async <T>(
     id: string,
     answerFromBytes: AnswerFromBytes<T>,
-  ): Promise<OpenArtifact | { answered: T; meta: ArtifactMeta } | null> => {
+  ): Promise<OpenArtifact | { answered: T; meta: ArtifactMeta } | ExpiredArtifact | null> => {
     if (loading.has(id)) return load(id);
     const stored = await store.get(id);
-    if (stored === null) return null;
+    if (stored === null || isExpiredArtifact(stored)) return stored;
     const answered = answerFromBytes(stored.body, stored.meta);
     if (answered === undefined) return parsed(stored);
     logger.debug("answered a query from the stored bytes without parsing the artifact", {
@@ -179,7 +197,7 @@ export function createArtifactService(options: {
 
   return {
     stage(body) {
-      return store.stage?.(body);
+      return canStage(store) ? store.stage(body) : undefined;
     },
     async save(input) {
       const now = clock();
@@ -196,12 +214,8 @@ export function createArtifactService(options: {
         sourceTruncated: input.sourceTruncated,
         contractVersion: 3,
       };
-      const staged = input.staged === undefined ? {} : { staged: input.staged };
-      await store.put(
-        meta,
-        input.body,
-        input.handOver === true ? { ...IN_PROCESS_PUT, ...staged } : staged,
-      );
+      if (input.staged === undefined) await store.put(meta, input.body);
+      else await input.staged.commit(meta, { sha256FromBody: input.sha256FromBody === true });
       cache.set(
         input.id,
         { meta, document: input.document, toolName: input.toolName },
@@ -228,12 +242,12 @@ export function createArtifactService(options: {
         return { ok: false, reason: "expired" };
       }
       const meta = await store.head(id);
-      if (meta === null || meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
+      if (meta === null || isExpiredArtifact(meta)) return refused(meta, scopeHash);
+      if (meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
       const loaded =
         answerFromBytes === undefined ? await load(id) : await answerOrLoad(id, answerFromBytes);
-      if (loaded === null || loaded.meta.scopeHash !== scopeHash) {
-        return { ok: false, reason: "unknown" };
-      }
+      if (loaded === null || isExpiredArtifact(loaded)) return refused(loaded, scopeHash);
+      if (loaded.meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
       if ("answered" in loaded) {
         return { ok: true, answered: loaded.answered, meta: loaded.meta, cacheHit: false };
       }
@@ -245,7 +259,8 @@ export function createArtifactService(options: {
       if (cached === "expired") return { ok: false, reason: "expired" };
       if (cached !== undefined) return { ok: true, meta: cached.meta };
       const meta = await store.head(id);
-      if (meta === null || meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
+      if (meta === null || isExpiredArtifact(meta)) return refused(meta, scopeHash);
+      if (meta.scopeHash !== scopeHash) return { ok: false, reason: "unknown" };
       return { ok: true, meta };
     },
   };

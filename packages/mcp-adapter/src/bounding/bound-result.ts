@@ -217,7 +217,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         id,
         scopeHash: scope.hash,
         body,
-        handOver: true,
+        sha256FromBody: true,
         staged,
         sha256,
         mediaType: payload.mediaType,

@@ -13,10 +13,28 @@ describe("hashOffThread", () => {
     expect(await hashOffThread(bytes)).toBe(expected);
   });
 
+  it("changes nothing process-wide: no V8 flag is set (a new context has no gc)", () => {
+    // Regression: the helper thread called v8.setFlagsFromString("--expose-gc"), which turned the
+    // flag on for the whole process, so every later vm context of the host had a gc() global.
+    const script = `
+      const { hashOffThread } = await import(${JSON.stringify(BUILT)});
+      const { runInNewContext } = await import("node:vm");
+      const before = runInNewContext("typeof gc");
+      const bytes = new Uint8Array(new SharedArrayBuffer(64 * 1024 * 1024)).fill(1);
+      if ((await hashOffThread(bytes)) === null) throw new Error("no helper thread");
+      if ((await hashOffThread(bytes)) === null) throw new Error("no helper thread");
+      process.stdout.write(JSON.stringify({ before, after: runInNewContext("typeof gc") }));`;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output)).toEqual({ before: "undefined", after: "undefined" });
+  });
+
   it("does not keep hashed payloads alive: memory stays flat over many bounded results", () => {
     // Regression: the helper thread's tiny heap never collected, so each hashed payload's shared
     // buffer stayed alive and the process grew by one payload per bounded result. A child with
-    // --expose-gc hashes 8 payloads of 20 MiB and reports how much its RSS grew.
+    // --expose-gc (for its own main thread) hashes 8 payloads of 20 MiB and reports how much its
+    // RSS grew; it also has to exit on its own, replaced threads included.
     const script = `
       const { hashOffThread } = await import(${JSON.stringify(BUILT)});
       const size = 20 * 1024 * 1024;

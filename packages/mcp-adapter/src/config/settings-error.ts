@@ -1,4 +1,4 @@
-const SETTINGS_ERROR_MARKER = Symbol.for("bounded-mcp.mcp-adapter.SettingsError");
+import { BoundedMcpError } from "@bounded-mcp/contract";
 
 /** One problem found in the settings, with the sources it concerns. */
 export interface SettingsIssue {
@@ -19,24 +19,13 @@ export interface SettingsIssue {
  * operator fixes them in one go; the apps print `issues` as one line and exit 2. Secrets are
  * never echoed.
  */
-export class SettingsError extends Error {
-  readonly code = "INVALID_SETTINGS" as const;
+export class SettingsError extends BoundedMcpError<"INVALID_SETTINGS"> {
+  static override readonly kind = "@bounded-mcp/mcp-adapter.SettingsError";
   readonly issues: readonly SettingsIssue[];
-  readonly [SETTINGS_ERROR_MARKER] = true;
 
   constructor(issues: readonly SettingsIssue[], options?: { cause?: unknown }) {
-    super(formatIssues(issues), options);
-    this.name = "SettingsError";
+    super("INVALID_SETTINGS", formatIssues(issues), options);
     this.issues = issues;
-  }
-
-  /** True for a SettingsError from any copy of this package (instanceof fails across copies). */
-  static isInstance(value: unknown): value is SettingsError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[SETTINGS_ERROR_MARKER] === true
-    );
   }
 }
 

@@ -1,7 +1,9 @@
 import {
   type ArtifactStore,
+  canStage,
   createMemoryStore,
   DEFAULT_MEMORY_MAX_BYTES,
+  type StagedBody,
 } from "@bounded-mcp/stores";
 import type { AdapterSettings } from "../config/resolve-settings.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
@@ -9,7 +11,8 @@ import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 /**
  * A store whose backend is loaded on first use. The fs and S3 backends live behind subpath
  * exports (the S3 SDK is an optional peer), so they are imported only when settings ask for
- * them; every method waits for the import.
+ * them; every method waits for the import. A backend with the staging capability is staged
+ * through: the handle's commit and discard wait for the import too.
  */
 function createDeferredStore(
   name: string,
@@ -21,19 +24,29 @@ function createDeferredStore(
     loaded ??= load();
     return loaded;
   };
+  const stage = (body: Uint8Array): StagedBody => {
+    const staged = store().then((backend) => {
+      if (!canStage(backend)) throw new Error(`the ${name} store cannot stage`);
+      return backend.stage(body);
+    });
+    staged.catch(() => undefined);
+    return {
+      commit: async (meta, options) => (await staged).commit(meta, options),
+      discard: async () => (await staged.catch(() => null))?.discard(),
+    };
+  };
   return {
     name,
     capabilities,
-    put: async (meta, body, options) => (await store()).put(meta, body, options),
+    put: async (meta, body) => (await store()).put(meta, body),
     get: async (id) => (await store()).get(id),
-    getStream: async (id) => (await store()).getStream(id),
     head: async (id) => (await store()).head(id),
     delete: async (id) => (await store()).delete(id),
     sweep: async (now) => (await store()).sweep(now),
-    usage: async () => (await store()).usage(),
     dispose: async () => {
       if (loaded !== undefined) await (await loaded).dispose();
     },
+    ...(capabilities.staging ? { stage } : {}),
   };
 }
 
@@ -52,7 +65,8 @@ export function createStoreFromSettings(
   const quota = settings.quotaBytes ?? undefined;
   const store = settings.store;
   if (store.kind === "fs") {
-    return createDeferredStore("fs", { persistent: true, shared: true, quota: true }, async () => {
+    const capabilities = { persistent: true, shared: true, quota: true, staging: true };
+    return createDeferredStore("fs", capabilities, async () => {
       const { createFsStore } = await import("@bounded-mcp/stores/fs");
       return createFsStore({
         dir: store.dir,
@@ -62,7 +76,8 @@ export function createStoreFromSettings(
     });
   }
   if (store.kind === "s3") {
-    return createDeferredStore("s3", { persistent: true, shared: true, quota: false }, async () => {
+    const capabilities = { persistent: true, shared: true, quota: false, staging: false };
+    return createDeferredStore("s3", capabilities, async () => {
       const { createS3Store } = await import("@bounded-mcp/stores/s3");
       return createS3Store({
         bucket: store.bucket,

@@ -1,4 +1,5 @@
 import { createHash, createHmac, createSecretKey, type KeyObject } from "node:crypto";
+import { BoundedMcpError } from "@bounded-mcp/contract";
 
 /** A key id: 1..16 url-safe characters, so that it fits inside a 64-character cursor. */
 export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
@@ -6,29 +7,17 @@ export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
 /** The shortest secret a key ring accepts, in bytes (HMAC-SHA256 gains nothing beyond 64). */
 export const MIN_SECRET_BYTES = 32;
 
-const KEY_RING_ERROR_MARKER = Symbol.for("bounded-mcp.query-core.KeyRingError");
-
 /**
  * A key ring that could not be built (an empty list, a short or badly written secret, a bad or
  * duplicate kid). Local configuration failure, never sent over the wire; the message never
- * contains a secret.
+ * contains a secret. Recognise it with `KeyRingError.isInstance` (see the contract's
+ * BoundedMcpError), which works across copies of this package.
  */
-export class KeyRingError extends Error {
-  readonly code = "INVALID_KEY_RING" as const;
-  readonly [KEY_RING_ERROR_MARKER] = true;
+export class KeyRingError extends BoundedMcpError<"INVALID_KEY_RING"> {
+  static override readonly kind = "@bounded-mcp/query-core.KeyRingError";
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "KeyRingError";
-  }
-
-  /** True for a KeyRingError from any copy of this package (instanceof fails across copies). */
-  static isInstance(value: unknown): value is KeyRingError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[KEY_RING_ERROR_MARKER] === true
-    );
+    super("INVALID_KEY_RING", message, options);
   }
 }
 

@@ -3,6 +3,7 @@ import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
+import { THIS_WRITER } from "./temp-files.js";
 
 /**
  * One artifact is one file: the body, then the metadata as UTF-8 JSON, then the metadata's length
@@ -16,7 +17,7 @@ const TRAILER_BYTES = 8;
 const MAX_META_BYTES = 1024 * 1024;
 /** Suffix of a complete artifact file. */
 export const ARTIFACT_FILE_SUFFIX = ".artifact";
-/** Prefix of a file being written; never read as an artifact. */
+/** Prefix of a file being written (then the writer, see temp-files.ts); never read as an artifact. */
 export const TEMP_FILE_PREFIX = ".tmp-";
 
 /** The file name of the artifact `id` (already validated, so it cannot escape the folder). */
@@ -84,7 +85,7 @@ export interface StagedFile {
 /**
  * Starts writing `body` to a fresh temp file of `dir` (exclusive create, mode 0600) in the
  * background, after `prepare` (which creates the folder). Finish it with completeStaged, or drop it with discardStaged; a crash leaves a temp
- * file that is never read and that sweep removes.
+ * file that is never read and that the next store opened on the folder (or a sweep) removes.
  */
 export function stageBody(
   dir: string,
@@ -92,7 +93,8 @@ export function stageBody(
   label: string,
   prepare?: () => Promise<void>,
 ): StagedFile {
-  const path = join(dir, `${TEMP_FILE_PREFIX}${label}-${randomBytes(6).toString("hex")}`);
+  const name = `${TEMP_FILE_PREFIX}${THIS_WRITER}-${label}-${randomBytes(6).toString("hex")}`;
+  const path = join(dir, name);
   const written = (async () => {
     await prepare?.();
     const handle = await open(path, "wx", 0o600);

@@ -26,8 +26,8 @@ export interface FolderSweepOptions {
   logger: StoreLogger;
   /** Gets every complete artifact the scan found, before anything is removed. */
   onScanned(metas: ArtifactMeta[]): void;
-  /** Told about each artifact the sweep removed. */
-  onRemoved(id: string): void;
+  /** Told about each expired artifact the sweep removed (as it was on disk). */
+  onRemoved(meta: ArtifactMeta): void;
 }
 
 /**
@@ -48,7 +48,7 @@ export async function sweepArtifactFolder(options: FolderSweepOptions): Promise<
       if (file.state === "missing") return null;
       if (file.state === "complete" && !isExpired(file.meta, now)) return null;
       await unlinkArtifact(dir, meta.id);
-      options.onRemoved(meta.id);
+      options.onRemoved(file.state === "complete" ? file.meta : meta);
       return file.state === "complete" ? file.meta.byteLength : 0;
     });
     if (freed === null) continue;

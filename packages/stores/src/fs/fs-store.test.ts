@@ -6,9 +6,7 @@ import {
   createRecordingStoreLogger,
   createTestClock,
   metaFor,
-  readAll,
   runStoreConformanceSuite,
-  sha256Of,
   testArtifactId,
 } from "@bounded-mcp/stores/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -27,7 +25,7 @@ runStoreConformanceSuite(
       sweepIntervalMs: 0,
       ...(quotaBytes === undefined ? {} : { quotaBytes }),
     }),
-  { capabilities: { persistent: true, shared: true, quota: true } },
+  { capabilities: { persistent: true, shared: true, quota: true, staging: true } },
 );
 
 /** A store over its own folder, with a clock inside the fixtures' default lifetime. */
@@ -76,22 +74,18 @@ describe("createFsStore", () => {
     const path = join(dir, `${meta.id}.artifact`);
     const whole = await readFile(path);
     await writeFile(path, whole.subarray(0, whole.byteLength - 100));
-    expect([
-      await store.get(meta.id),
-      await store.getStream(meta.id),
-      await store.head(meta.id),
-    ]).toEqual([null, null, null]);
+    expect([await store.get(meta.id), await store.head(meta.id)]).toEqual([null, null]);
     expect(logger.lines.map((line) => line.message)).toEqual([
       "[stores:fs] get: skipped a damaged artifact file",
-      "[stores:fs] getStream: skipped a damaged artifact file",
       "[stores:fs] head: skipped a damaged artifact file",
     ]);
     await store.dispose();
   });
 
-  it("never serves a body whose bytes changed on disk: get is null, the stream fails", async () => {
+  it("never serves a body whose bytes changed on disk and reports it", async () => {
     const dir = freshDir();
-    const store = openStore(dir);
+    const logger = createRecordingStoreLogger();
+    const store = openStore(dir, { logger });
     const body = Buffer.alloc(200_000, 7);
     const meta = metaFor(testArtifactId(4), body);
     await store.put(meta, body);
@@ -100,35 +94,9 @@ describe("createFsStore", () => {
     await handle.write(Buffer.from([8]), 0, 1, body.byteLength - 1);
     await handle.close();
     expect(await store.get(meta.id)).toBeNull();
-    const streamed = await store.getStream(meta.id);
-    const failure = await (streamed ? readAll(streamed.body) : Promise.resolve(null)).catch(
-      (error: unknown) =>
-        StoreError.isInstance(error) ? { code: error.code, message: error.message } : error,
-    );
-    expect(failure).toEqual({
-      code: "STORE_UNAVAILABLE",
-      message: "[stores:fs] getStream failed: the body does not match its metadata",
-    });
-    await store.dispose();
-  });
-
-  it("a reader that opened the old version keeps reading it while a put replaces the file", async () => {
-    const dir = freshDir();
-    const store = openStore(dir);
-    const older = Buffer.alloc(1_000_000, 1);
-    const newer = Buffer.alloc(10, 2);
-    await store.put(metaFor(testArtifactId(5), older), older);
-    const streamed = await store.getStream(testArtifactId(5));
-    await store.put(metaFor(testArtifactId(5), newer), newer);
-    const oldBody = streamed ? await readAll(streamed.body) : null;
-    expect(oldBody && { bytes: oldBody.byteLength, sha256: sha256Of(oldBody) }).toEqual({
-      bytes: older.byteLength,
-      sha256: sha256Of(older),
-    });
-    expect(await store.get(testArtifactId(5))).toEqual({
-      meta: metaFor(testArtifactId(5), newer),
-      body: newer,
-    });
+    expect(logger.lines.map((line) => line.message)).toEqual([
+      "[stores:fs] get: skipped a damaged artifact file",
+    ]);
     await store.dispose();
   });
 
@@ -149,7 +117,7 @@ describe("createFsStore", () => {
     await utimes(join(dir, `.tmp-${testArtifactId(7)}-stale`), twoHoursAgo, twoHoursAgo);
     const freshTime = new Date(now - 60_000);
     await utimes(join(dir, `.tmp-${testArtifactId(8)}-fresh`), freshTime, freshTime);
-    expect(await store.usage()).toEqual({ count: 1, bytes: body.byteLength });
+    expect(await store.head(meta.id)).toEqual(meta);
     expect(await store.get(testArtifactId(7))).toBeNull();
     expect(await store.sweep()).toEqual({ removed: 0, freedBytes: 0 });
     expect((await readdir(dir)).sort()).toEqual(
@@ -178,7 +146,8 @@ describe("createFsStore", () => {
   });
 
   it("quota pruning never removes a new version that a concurrent put of the same id just wrote", async () => {
-    const store = openStore(freshDir(), { quotaBytes: 1_000 });
+    const dir = freshDir();
+    const store = openStore(dir, { quotaBytes: 1_000 });
     const version = (id: number, fill: number, createdAt: number) => {
       const body = Buffer.alloc(400, fill);
       return { meta: metaFor(testArtifactId(id), body, { createdAt }), body };
@@ -196,23 +165,24 @@ describe("createFsStore", () => {
       replaced: await store.get(newer.meta.id),
       incoming: await store.head(incoming.meta.id),
       pruned: await store.head(other.meta.id),
-      usage: await store.usage(),
+      files: (await readdir(dir)).sort(),
     }).toEqual({
       replaced: newer,
       incoming: incoming.meta,
       pruned: null,
-      usage: { count: 2, bytes: 800 },
+      files: [`${newer.meta.id}.artifact`, `${incoming.meta.id}.artifact`].sort(),
     });
     await store.dispose();
   });
 
   it("sweeps expired artifacts on its own timer", async () => {
     const clock = createTestClock(1_000);
-    const store = createFsStore({ dir: freshDir(), sweepIntervalMs: 5, clock });
+    const dir = freshDir();
+    const store = createFsStore({ dir, sweepIntervalMs: 5, clock });
     const body = Buffer.from('{"short":"lived"}');
     await store.put(metaFor(testArtifactId(10), body, { expiresAt: 2_000 }), body);
     clock.set(2_000);
-    await vi.waitFor(async () => expect(await store.usage()).toEqual({ count: 0, bytes: 0 }), {
+    await vi.waitFor(async () => expect(await readdir(dir)).toEqual([]), {
       timeout: 10_000,
       interval: 10,
     });

@@ -1,21 +1,18 @@
 import { type FileHandle, mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { Readable } from "node:stream";
 import { assertValidArtifactId } from "../artifact-id.js";
+import {
+  createExpiredMemory,
+  DEFAULT_EXPIRED_GRACE_MS,
+  expiredOf,
+} from "../shared/expired-memory.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
 import { checkPut, isExpired, sha256Hex } from "../shared/meta.js";
-import { createVerifiedBody } from "../shared/verifying-stream.js";
+import { createStagedHandle } from "../shared/staged-handle.js";
 import { StoreError } from "../store-error.js";
-import type {
-  ArtifactMeta,
-  ArtifactStore,
-  PutOptions,
-  StagedBody,
-  StoreUsage,
-  SweepResult,
-} from "../types.js";
+import type { ArtifactMeta, ExpiredArtifact, StagingArtifactStore, SweepResult } from "../types.js";
 import {
   completeStaged,
   discardStaged,
@@ -27,6 +24,7 @@ import {
 } from "./artifact-file.js";
 import { scanArtifactFolder, unlinkArtifact } from "./artifact-folder.js";
 import { sweepArtifactFolder } from "./folder-sweep.js";
+import { removeAbandonedTempFiles } from "./temp-files.js";
 
 /** Options of `createFsStore`. */
 export interface FsStoreOptions {
@@ -48,6 +46,12 @@ export interface FsStoreOptions {
   durable?: boolean;
   /** Where background problems (a failed sweep, a corrupt file) are reported; silent by default. */
   logger?: StoreLogger;
+  /**
+   * How long an artifact this store removed because it expired (sweep, pruning) still reads as
+   * expired rather than unknown, in ms (default one hour; 0: not at all). Only this store instance
+   * remembers it; an expired file not yet swept reads as expired in every process.
+   */
+  expiredGraceMs?: number;
 }
 
 /** The filesystem store's default byte quota: 1 GiB. */
@@ -58,6 +62,7 @@ export const DEFAULT_FS_SWEEP_INTERVAL_MS = 60_000;
 const STORE = "fs";
 
 interface IndexEntry {
+  scopeHash: string;
   byteLength: number;
   createdAt: number;
   expiresAt: number;
@@ -67,11 +72,13 @@ interface IndexEntry {
  * A store in one local folder: one file per artifact (body + metadata trailer, see
  * artifact-file.ts), written to a temp file and renamed into place, so a crash never leaves a
  * readable half artifact. Files are 0600, a created folder 0700. A new store over the same folder
- * serves earlier artifacts; several stores (processes) on one host may share a folder, with the
- * quota accounted per store and re-read from disk at every sweep and usage call. Reads check size
- * and sha256 so a damaged file is reported to the logger and never served.
+ * serves earlier artifacts and removes the temp files of writes that a dead process left (see
+ * temp-files.ts); several stores (processes) on one host may share a folder, with the quota
+ * accounted per store and re-read from disk at every sweep. Reads check size and sha256 so a
+ * damaged file is reported to the logger and never served. It has the `staging` capability: a
+ * staged body is written to its temp file in the background while the caller works.
  */
-export function createFsStore(options: FsStoreOptions): ArtifactStore {
+export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   const dir = resolve(options.dir);
   const quotaBytes = options.quotaBytes ?? DEFAULT_FS_QUOTA_BYTES;
   const clock = options.clock ?? Date.now;
@@ -81,9 +88,10 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
   const idLock = createKeyedLock();
   const quotaLock = createKeyedLock();
   const index = new Map<string, IndexEntry>();
+  const expiredMemory = createExpiredMemory(options.expiredGraceMs ?? DEFAULT_EXPIRED_GRACE_MS);
   let reservedBytes = 0;
-  /** Bodies staged by this store and not yet put or discarded (dispose discards them). */
-  const staged = new Map<StagedBody, StagedFile>();
+  /** Bodies staged by this store and not yet committed or discarded (dispose discards them). */
+  const staged = new Set<StagedFile>();
 
   const fail = (operation: string, cause: unknown): StoreError =>
     StoreError.isInstance(cause)
@@ -102,14 +110,23 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
   };
 
   /**
-   * Creates the folder and reads the quota index, once; started at construction. A failure (a
-   * folder that cannot be created yet) is not kept: the next call tries again.
+   * Creates the folder, removes the temp files of dead writers and reads the quota index, once;
+   * started at construction. A failure (a folder that cannot be created yet) is not kept: the
+   * next call tries again.
    */
   let preparing: Promise<void> | null = null;
   const ready = (): Promise<void> => {
     preparing ??= (async () => {
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      refreshIndex((await scanArtifactFolder(dir)).metas);
+      const scan = await scanArtifactFolder(dir);
+      const removed = await removeAbandonedTempFiles(dir, scan.temps);
+      if (removed.length > 0) {
+        logger.warn(`[stores:${STORE}] removed the temp files of interrupted writes`, {
+          dir,
+          files: removed.length,
+        });
+      }
+      refreshIndex(scan.metas);
     })().catch((error: unknown) => {
       preparing = null;
       throw error;
@@ -117,22 +134,6 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
     return preparing;
   };
   ready().catch(() => undefined);
-
-  /**
-   * The staged file of `handle` when this store staged it with these very bytes; any other
-   * staged file of the handle is dropped (a put never writes bytes it was not given).
-   */
-  const takeStaged = async (
-    handle: StagedBody | undefined,
-    body: Uint8Array,
-  ): Promise<StagedFile | undefined> => {
-    const file = handle === undefined ? undefined : staged.get(handle);
-    if (handle === undefined || file === undefined) return undefined;
-    staged.delete(handle);
-    if (file.body === body) return file;
-    await discardStaged(file);
-    return undefined;
-  };
 
   /** Frees room for `incoming` bytes: expired first, then oldest. Caller holds the quota lock. */
   const pruneFor = async (incoming: number, replacing: string): Promise<void> => {
@@ -159,39 +160,70 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
         if (index.get(id) !== entry) return;
         await unlinkArtifact(dir, id);
         index.delete(id);
+        if (isExpired(entry, now)) expiredMemory.remember({ id, ...entry }, now);
       });
     }
   };
 
   /**
-   * Opens the live artifact `id` and hands its handle to `use`; closes the handle afterwards
-   * unless `keepsHandle` (a stream that closes it itself).
+   * Opens the artifact `id` and hands its handle to `use` while it is live; an expired one is
+   * reported as expired, a missing one as remembered (expired) or null.
    */
   const readLive = async <T>(
     id: string,
     operation: string,
-    keepsHandle: boolean,
-    use: (handle: FileHandle, meta: ArtifactMeta, bodyOffset: number) => Promise<T>,
-  ): Promise<T | null> => {
+    use: (handle: FileHandle, meta: ArtifactMeta, bodyOffset: number) => Promise<T | null>,
+  ): Promise<T | ExpiredArtifact | null> => {
     lifecycle.assertOpen(operation);
     assertValidArtifactId(id, STORE, operation);
     try {
       await ready();
       const handle = await openArtifact(dir, id);
-      if (handle === null) return null;
-      let handedOver = false;
+      if (handle === null) return expiredMemory.recall(id, clock());
       try {
         const opened = await readArtifactMeta(handle, id);
         if (opened === null) return corrupt(id, operation);
-        if (isExpired(opened.meta, clock())) return null;
-        const result = await use(handle, opened.meta, opened.bodyOffset);
-        handedOver = keepsHandle;
-        return result;
+        if (isExpired(opened.meta, clock())) return expiredOf(opened.meta);
+        return await use(handle, opened.meta, opened.bodyOffset);
       } finally {
-        if (!handedOver) await handle.close();
+        await handle.close();
       }
     } catch (error) {
       throw fail(operation, error);
+    }
+  };
+
+  /**
+   * Writes an artifact whose metadata `checked` was checked against its body: prunes for room,
+   * then writes the staged file (or the body) under the id's lock. Failures are thrown as they
+   * come; the caller wraps them.
+   */
+  const write = async (
+    checked: ArtifactMeta,
+    body: Uint8Array,
+    file: StagedFile | undefined,
+  ): Promise<void> => {
+    await ready();
+    await quotaLock.run("quota", async () => {
+      await pruneFor(body.byteLength, checked.id);
+      reservedBytes += body.byteLength;
+    });
+    try {
+      await idLock.run(checked.id, async () => {
+        try {
+          if (file === undefined) await writeArtifactAtomically(dir, checked, body, durable);
+          else await completeStaged(file, dir, checked, durable);
+        } catch (error) {
+          // The folder was removed under a running store: create it again, once.
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+          await mkdir(dir, { recursive: true, mode: 0o700 });
+          await writeArtifactAtomically(dir, checked, body, durable);
+        }
+        index.set(checked.id, checked);
+        expiredMemory.forget(checked.id);
+      });
+    } finally {
+      reservedBytes -= body.byteLength;
     }
   };
 
@@ -204,7 +236,10 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
       idLock,
       logger,
       onScanned: refreshIndex,
-      onRemoved: (id) => index.delete(id),
+      onRemoved: (meta) => {
+        index.delete(meta.id);
+        expiredMemory.remember(meta, now);
+      },
     });
   };
 
@@ -234,55 +269,47 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
 
   return {
     name: STORE,
-    capabilities: { persistent: true, shared: true, quota: true },
+    capabilities: { persistent: true, shared: true, quota: true, staging: true },
 
-    async put(meta, body, options?: PutOptions) {
-      const file = await takeStaged(options?.staged, body);
+    async put(meta, body) {
       try {
         lifecycle.assertOpen("put");
-        const checked = checkPut(STORE, meta, body, quotaBytes, options?.sha256Computed !== true);
-        await ready();
-        await quotaLock.run("quota", async () => {
-          await pruneFor(body.byteLength, checked.id);
-          reservedBytes += body.byteLength;
-        });
-        try {
-          await idLock.run(checked.id, async () => {
-            try {
-              if (file === undefined) await writeArtifactAtomically(dir, checked, body, durable);
-              else await completeStaged(file, dir, checked, durable);
-            } catch (error) {
-              // The folder was removed under a running store: create it again, once.
-              if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-              await mkdir(dir, { recursive: true, mode: 0o700 });
-              await writeArtifactAtomically(dir, checked, body, durable);
-            }
-            index.set(checked.id, checked);
-          });
-        } finally {
-          reservedBytes -= body.byteLength;
-        }
+        await write(checkPut(STORE, meta, body, quotaBytes), body, undefined);
       } catch (error) {
-        if (file !== undefined) await discardStaged(file);
         throw fail("put", error);
       }
     },
 
     stage(body) {
-      lifecycle.assertOpen("stage");
-      const handle: StagedBody = {
-        discard: async () => {
-          const file = staged.get(handle);
-          staged.delete(handle);
-          if (file !== undefined) await discardStaged(file);
-        },
+      if (lifecycle.disposed) {
+        return createStagedHandle(STORE, {
+          commit: async () => lifecycle.assertOpen("commit"),
+          discard: async () => {},
+        });
+      }
+      const file = stageBody(dir, body, "staged", ready);
+      staged.add(file);
+      const drop = async () => {
+        staged.delete(file);
+        await discardStaged(file);
       };
-      staged.set(handle, stageBody(dir, body, "staged", ready));
-      return handle;
+      return createStagedHandle(STORE, {
+        async commit(meta, commitOptions) {
+          try {
+            lifecycle.assertOpen("commit");
+            const verify = commitOptions?.sha256FromBody !== true;
+            await write(checkPut(STORE, meta, body, quotaBytes, verify), body, file);
+            staged.delete(file);
+          } catch (error) {
+            throw fail("commit", error);
+          }
+        },
+        discard: drop,
+      });
     },
 
     get(id) {
-      return readLive(id, "get", false, async (handle, meta, bodyOffset) => {
+      return readLive(id, "get", async (handle, meta, bodyOffset) => {
         // Not zero-filled: a short read is reported as damaged, so no unwritten byte is ever served.
         const body = Buffer.allocUnsafeSlow(meta.byteLength);
         if (meta.byteLength > 0) {
@@ -294,31 +321,8 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
       });
     },
 
-    getStream(id) {
-      return readLive(id, "getStream", true, async (handle, meta, bodyOffset) => {
-        // The body is followed by the metadata trailer, so the stream stops at its last byte.
-        let source: Readable;
-        if (meta.byteLength === 0) {
-          await handle.close();
-          source = Readable.from([]);
-        } else {
-          const end = bodyOffset + meta.byteLength - 1;
-          source = handle.createReadStream({ start: bodyOffset, end, autoClose: true });
-        }
-        const body = createVerifiedBody(source, {
-          meta,
-          store: STORE,
-          operation: "getStream",
-          onMismatch: () => {
-            logger.warn(`[stores:${STORE}] getStream: a damaged artifact file`, { id, dir });
-          },
-        });
-        return { meta, body };
-      });
-    },
-
     head(id) {
-      return readLive(id, "head", false, async (_handle, meta) => meta);
+      return readLive(id, "head", async (_handle, meta) => meta);
     },
 
     async delete(id) {
@@ -329,6 +333,7 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
         await idLock.run(id, async () => {
           await unlinkArtifact(dir, id);
           index.delete(id);
+          expiredMemory.forget(id);
         });
       } catch (error) {
         throw fail("delete", error);
@@ -344,24 +349,10 @@ export function createFsStore(options: FsStoreOptions): ArtifactStore {
       }
     },
 
-    async usage(): Promise<StoreUsage> {
-      lifecycle.assertOpen("usage");
-      try {
-        await ready();
-        const { metas } = await scanArtifactFolder(dir);
-        return {
-          count: metas.length,
-          bytes: metas.reduce((sum, meta) => sum + meta.byteLength, 0),
-        };
-      } catch (error) {
-        throw fail("usage", error);
-      }
-    },
-
     async dispose() {
       if (!lifecycle.markDisposed()) return;
       if (timer !== null) clearInterval(timer);
-      const pending = [...staged.values()];
+      const pending = [...staged];
       staged.clear();
       await Promise.all(pending.map(discardStaged));
       await sweeping;

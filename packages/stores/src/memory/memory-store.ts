@@ -1,8 +1,18 @@
-import { Readable } from "node:stream";
 import { assertValidArtifactId } from "../artifact-id.js";
+import {
+  createExpiredMemory,
+  DEFAULT_EXPIRED_GRACE_MS,
+  expiredOf,
+} from "../shared/expired-memory.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { checkPut, copyMeta, isExpired } from "../shared/meta.js";
-import type { ArtifactMeta, ArtifactStore, PutOptions, StoredArtifact } from "../types.js";
+import { createStagedHandle } from "../shared/staged-handle.js";
+import type {
+  ArtifactMeta,
+  ExpiredArtifact,
+  StagingArtifactStore,
+  StoredArtifact,
+} from "../types.js";
 
 /** Options of `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -10,6 +20,11 @@ export interface MemoryStoreOptions {
   maxBytes?: number;
   /** Milliseconds since the epoch; decides expiry (default Date.now). */
   clock?: () => number;
+  /**
+   * How long an artifact removed because it expired (sweep, pruning) still reads as expired
+   * rather than unknown, in ms (default one hour; 0: not at all).
+   */
+  expiredGraceMs?: number;
 }
 
 /** The memory store's default byte cap: 256 MiB. */
@@ -28,13 +43,15 @@ interface Entry {
  * An in-process store for one process and tests: nothing survives a restart and replicas do not
  * share it. Bytes are capped by `maxBytes`; when a put would exceed it, expired artifacts go
  * first, then the oldest (smallest createdAt, then put order). A body larger than the cap is
- * rejected with StoreError QUOTA_EXCEEDED. Bodies are copied in and out, so callers cannot
- * change what is stored, except a body handed over with PutOptions (kept as is).
+ * rejected with StoreError QUOTA_EXCEEDED. `put` copies bodies in and every read copies them out,
+ * so callers cannot change what is stored; a body handed over with `stage` is kept as is (the
+ * caller promised not to change it), without a copy.
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactStore {
+export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArtifactStore {
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
   const clock = options.clock ?? Date.now;
   const lifecycle = createLifecycle(STORE);
+  const expiredMemory = createExpiredMemory(options.expiredGraceMs ?? DEFAULT_EXPIRED_GRACE_MS);
   const entries = new Map<string, Entry>();
   let totalBytes = 0;
   let sequence = 0;
@@ -47,18 +64,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
     return entry.body.byteLength;
   };
 
-  const live = (id: string, operation: string): Entry | null => {
+  /** Removes an expired artifact and remembers it as expired. */
+  const removeExpired = (entry: Entry, now: number): number => {
+    expiredMemory.remember(entry.meta, now);
+    return remove(entry.meta.id);
+  };
+
+  const live = (id: string, operation: string): Entry | ExpiredArtifact | null => {
     lifecycle.assertOpen(operation);
     assertValidArtifactId(id, STORE, operation);
     const entry = entries.get(id);
-    if (entry === undefined || isExpired(entry.meta, clock())) return null;
-    return entry;
+    const now = clock();
+    if (entry === undefined) return expiredMemory.recall(id, now);
+    return isExpired(entry.meta, now) ? expiredOf(entry.meta) : entry;
   };
 
   const pruneFor = (incoming: number, now: number): void => {
     if (totalBytes + incoming <= maxBytes) return;
-    for (const [id, entry] of entries) {
-      if (isExpired(entry.meta, now)) remove(id);
+    for (const entry of entries.values()) {
+      if (isExpired(entry.meta, now)) removeExpired(entry, now);
     }
     const byAge = [...entries.values()].sort(
       (left, right) => left.meta.createdAt - right.meta.createdAt || left.sequence - right.sequence,
@@ -69,44 +93,53 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
     }
   };
 
-  const store: ArtifactStore = {
+  /** Keeps `body` (already checked, the store's own) under `meta`. */
+  const keep = (meta: ArtifactMeta, body: Buffer): void => {
+    remove(meta.id);
+    expiredMemory.forget(meta.id);
+    pruneFor(body.byteLength, clock());
+    entries.set(meta.id, { meta, body, sequence: sequence++ });
+    totalBytes += body.byteLength;
+  };
+
+  return {
     name: STORE,
-    capabilities: { persistent: false, shared: false, quota: true },
+    capabilities: { persistent: false, shared: false, quota: true, staging: true },
 
-    async put(meta, body, options?: PutOptions) {
+    async put(meta, body) {
       lifecycle.assertOpen("put");
-      const checked = checkPut(STORE, meta, body, maxBytes, options?.sha256Computed !== true);
-      remove(checked.id);
-      pruneFor(body.byteLength, clock());
-      const kept =
-        options?.handOver === true
-          ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-          : Buffer.from(body);
-      entries.set(checked.id, { meta: checked, body: kept, sequence: sequence++ });
-      totalBytes += body.byteLength;
+      keep(checkPut(STORE, meta, body, maxBytes), Buffer.from(body));
     },
 
-    async get(id): Promise<StoredArtifact | null> {
-      const entry = live(id, "get");
-      return entry === null ? null : { meta: copyMeta(entry.meta), body: Buffer.from(entry.body) };
+    stage(body) {
+      return createStagedHandle(STORE, {
+        async commit(meta, commitOptions) {
+          lifecycle.assertOpen("commit");
+          const verify = commitOptions?.sha256FromBody !== true;
+          const checked = checkPut(STORE, meta, body, maxBytes, verify);
+          keep(checked, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+        },
+        async discard() {},
+      });
     },
 
-    async getStream(id) {
-      const entry = live(id, "getStream");
-      if (entry === null) return null;
-      const body = Readable.from([Buffer.from(entry.body)], { objectMode: false });
-      return { meta: copyMeta(entry.meta), body };
+    async get(id): Promise<StoredArtifact | ExpiredArtifact | null> {
+      const found = live(id, "get");
+      if (found === null || "expired" in found) return found;
+      return { meta: copyMeta(found.meta), body: Buffer.from(found.body) };
     },
 
     async head(id) {
-      const entry = live(id, "head");
-      return entry === null ? null : copyMeta(entry.meta);
+      const found = live(id, "head");
+      if (found === null || "expired" in found) return found;
+      return copyMeta(found.meta);
     },
 
     async delete(id) {
       lifecycle.assertOpen("delete");
       assertValidArtifactId(id, STORE, "delete");
       remove(id);
+      expiredMemory.forget(id);
     },
 
     async sweep(now) {
@@ -114,17 +147,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
       const at = now ?? clock();
       let removed = 0;
       let freedBytes = 0;
-      for (const [id, entry] of entries) {
+      for (const entry of entries.values()) {
         if (!isExpired(entry.meta, at)) continue;
-        freedBytes += remove(id);
+        freedBytes += removeExpired(entry, at);
         removed += 1;
       }
       return { removed, freedBytes };
-    },
-
-    async usage() {
-      lifecycle.assertOpen("usage");
-      return { count: entries.size, bytes: totalBytes };
     },
 
     async dispose() {
@@ -133,5 +161,4 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ArtifactSto
       totalBytes = 0;
     },
   };
-  return store;
 }

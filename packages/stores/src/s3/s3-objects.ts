@@ -8,11 +8,12 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { isValidArtifactId } from "../artifact-id.js";
+import { expiredOf } from "../shared/expired-memory.js";
 import type { StoreLogger } from "../shared/logger.js";
 import { isExpired } from "../shared/meta.js";
 import { readPrefix } from "../shared/read-prefix.js";
 import { StoreError } from "../store-error.js";
-import type { ArtifactMeta } from "../types.js";
+import type { ArtifactMeta, ExpiredArtifact } from "../types.js";
 import {
   type DecodedMetadata,
   decodeFramedHeader,
@@ -102,8 +103,14 @@ export function createS3Objects(context: S3ObjectsContext) {
     return decodeFramedHeader(id, header, decoded);
   };
 
-  /** GetObject of a live artifact with its metadata resolved; null when absent, expired or damaged. */
-  const open = async (id: string, operation: string): Promise<OpenedObject | null> => {
+  /**
+   * GetObject of a live artifact with its metadata resolved; an ExpiredArtifact (the body
+   * destroyed) when it expired, null when absent or damaged.
+   */
+  const open = async (
+    id: string,
+    operation: string,
+  ): Promise<OpenedObject | ExpiredArtifact | null> => {
     const response = await getObject(id);
     if (response === null) return null;
     const body = response.Body as Readable | undefined;
@@ -114,7 +121,12 @@ export function createS3Objects(context: S3ObjectsContext) {
     };
     if (decoded === null || body === undefined) return discard(damaged(id, operation));
     const { expiresAt, byteLength } = fixedMembersOf(decoded);
-    if (isExpired({ expiresAt }, clock())) return discard(null);
+    if (isExpired({ expiresAt }, clock())) {
+      const meta =
+        decoded.layout === "inline" ? decoded.meta : await readFramedHeader(id, body, decoded);
+      body.destroy();
+      return meta === null ? damaged(id, operation) : expiredOf(meta);
+    }
     const headerBytes = decoded.layout === "framed" ? decoded.headerBytes : 0;
     const length = response.ContentLength;
     if (length !== undefined && length !== headerBytes + byteLength) {
@@ -155,31 +167,38 @@ export function createS3Objects(context: S3ObjectsContext) {
     return decodeFramedHeader(id, await collect("GetObject", body), again);
   };
 
-  /** The metadata of a live artifact without its body; null when absent, expired or damaged. */
-  const head = async (id: string): Promise<ArtifactMeta | null> => {
+  /**
+   * The metadata of a live artifact without its body; an ExpiredArtifact when it expired, null
+   * when absent or damaged.
+   */
+  const head = async (id: string): Promise<ArtifactMeta | ExpiredArtifact | null> => {
     const response = await headObject(id);
     if (response === null) return null;
     const decoded = decodeObjectMetadata(id, response.Metadata);
     if (decoded === null) return damaged(id, "head");
-    if (isExpired(fixedMembersOf(decoded), clock())) return null;
-    if (decoded.layout === "inline") return decoded.meta;
     // The object may have been replaced between HeadObject and the ranged GetObject.
-    const meta = await headFramed(id, decoded);
-    return meta === null || isExpired(meta, clock()) ? null : meta;
+    const meta = decoded.layout === "inline" ? decoded.meta : await headFramed(id, decoded);
+    if (meta === null) return null;
+    return isExpired(meta, clock()) ? expiredOf(meta) : meta;
   };
 
   /**
-   * Deletes the object when it is ours and expired at `now`; its body bytes, or null when it was
+   * Deletes the object when it is ours and expired at `now`: its body bytes and, when its user
+   * metadata holds the scope (not a framed object), what to remember of it; null when it was
    * kept (live, not ours, or already gone).
    */
-  const deleteIfExpired = async (id: string, now: number): Promise<number | null> => {
+  const deleteIfExpired = async (
+    id: string,
+    now: number,
+  ): Promise<{ byteLength: number; expired: ExpiredArtifact | null } | null> => {
     const response = await headObject(id);
     const decoded = response === null ? null : decodeObjectMetadata(id, response.Metadata);
     if (decoded === null) return null;
     const members = fixedMembersOf(decoded);
     if (!isExpired(members, now)) return null;
     await remove(id);
-    return members.byteLength;
+    const expired = decoded.layout === "inline" ? expiredOf(decoded.meta) : null;
+    return { byteLength: members.byteLength, expired };
   };
 
   /** DeleteObject; deleting an unknown key succeeds. */

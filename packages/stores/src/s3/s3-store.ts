@@ -1,10 +1,10 @@
 import { PutObjectCommand, type S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import { assertValidArtifactId } from "../artifact-id.js";
+import { createExpiredMemory, DEFAULT_EXPIRED_GRACE_MS } from "../shared/expired-memory.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
 import { checkPut, sha256Hex } from "../shared/meta.js";
-import { createVerifiedBody } from "../shared/verifying-stream.js";
-import type { ArtifactStore, StoredArtifact, StreamedArtifact, SweepResult } from "../types.js";
+import type { ArtifactStore, ExpiredArtifact, StoredArtifact, SweepResult } from "../types.js";
 import { encodeObjectMetadata } from "./object-metadata.js";
 import { createS3Client, runLimited } from "./s3-client.js";
 import { createS3Objects } from "./s3-objects.js";
@@ -32,12 +32,19 @@ export interface S3StoreOptions {
   maxAttempts?: number;
   /** More S3Client settings (checksum modes for s3rver, a custom retry strategy); merged last. */
   clientConfig?: S3ClientConfig;
-  /** Keys per ListObjectsV2 page in sweep and usage (default 1000, the S3 maximum). */
+  /** Keys per ListObjectsV2 page in sweep (default 1000, the S3 maximum). */
   listPageSize?: number;
   /** Milliseconds since the epoch; decides expiry (default Date.now). */
   clock?: () => number;
   /** Where damaged objects are reported; silent by default. */
   logger?: StoreLogger;
+  /**
+   * How long an artifact this store's sweep removed still reads as expired rather than unknown,
+   * in ms (default one hour; 0: not at all). Only this store instance remembers it, and only
+   * objects whose scope is in their user metadata (not framed ones); an expired object not yet
+   * deleted reads as expired on every replica.
+   */
+  expiredGraceMs?: number;
 }
 
 /** The S3 store's default key prefix. */
@@ -65,6 +72,7 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
   const listPageSize = options.listPageSize ?? 1000;
   const objects = createS3Objects({ client, bucket, prefix, clock, logger, listPageSize });
   const { keyOf, call, collect, damaged } = objects;
+  const expiredMemory = createExpiredMemory(options.expiredGraceMs ?? DEFAULT_EXPIRED_GRACE_MS);
 
   /** A live artifact's metadata and body stream, after the checks every read makes first. */
   const open = (id: string, operation: string) => {
@@ -75,7 +83,7 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
 
   return {
     name: STORE,
-    capabilities: { persistent: true, shared: true, quota: false },
+    capabilities: { persistent: true, shared: true, quota: false, staging: false },
 
     async put(meta, body) {
       lifecycle.assertOpen("put");
@@ -94,11 +102,13 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
           }),
         ),
       );
+      expiredMemory.forget(checked.id);
     },
 
-    async get(id): Promise<StoredArtifact | null> {
+    async get(id): Promise<StoredArtifact | ExpiredArtifact | null> {
       const opened = await open(id, "get");
-      if (opened === null) return null;
+      if (opened === null) return expiredMemory.recall(id, clock());
+      if ("expired" in opened) return opened;
       const body = await collect("GetObject", opened.body);
       if (body.byteLength !== opened.meta.byteLength || sha256Hex(body) !== opened.meta.sha256) {
         return damaged(id, "get");
@@ -106,30 +116,17 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
       return { meta: opened.meta, body };
     },
 
-    async getStream(id): Promise<StreamedArtifact | null> {
-      const opened = await open(id, "getStream");
-      if (opened === null) return null;
-      const body = createVerifiedBody(opened.body, {
-        meta: opened.meta,
-        store: STORE,
-        operation: "GetObject",
-        onMismatch: () => {
-          logger.warn(`[stores:${STORE}] getStream: a damaged object`, { bucket, key: keyOf(id) });
-        },
-      });
-      return { meta: opened.meta, body };
-    },
-
     async head(id) {
       lifecycle.assertOpen("head");
       assertValidArtifactId(id, STORE, "head");
-      return objects.head(id);
+      return (await objects.head(id)) ?? expiredMemory.recall(id, clock());
     },
 
     async delete(id) {
       lifecycle.assertOpen("delete");
       assertValidArtifactId(id, STORE, "delete");
       await objects.remove(id);
+      expiredMemory.forget(id);
     },
 
     async sweep(now): Promise<SweepResult> {
@@ -142,21 +139,11 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
       await runLimited(ids, SWEEP_CONCURRENCY, async (id) => {
         const freed = await objects.deleteIfExpired(id, at);
         if (freed === null) return;
+        if (freed.expired !== null) expiredMemory.remember(freed.expired, at);
         removed += 1;
-        freedBytes += freed;
+        freedBytes += freed.byteLength;
       });
       return { removed, freedBytes };
-    },
-
-    async usage() {
-      lifecycle.assertOpen("usage");
-      let count = 0;
-      let bytes = 0;
-      for await (const { size } of objects.list()) {
-        count += 1;
-        bytes += size;
-      }
-      return { count, bytes };
     },
 
     async dispose() {

@@ -4,6 +4,7 @@ import { describeConcurrencyCases } from "./cases/concurrency-cases.js";
 import { describeExpiryAndQuotaCases } from "./cases/expiry-cases.js";
 import { describeLifecycleCases } from "./cases/lifecycle-cases.js";
 import { describeRoundTripCases } from "./cases/round-trip-cases.js";
+import { describeStagingCases } from "./cases/staging-cases.js";
 import { createTestClock, type TestClock } from "./fixtures.js";
 import { createItWhen, MIB, START, type SuiteContext } from "./suite-context.js";
 
@@ -41,9 +42,9 @@ export interface StoreConformanceOptions {
 
 /**
  * The one conformance suite every ArtifactStore runs (see the README): round trips of binary,
- * unicode, empty and large bodies, head, expiry at the exact boundary, sweep, usage, quota,
- * concurrent writers and readers, rejected ids, idempotent delete, persistence, sharing and
- * dispose. Call it at the top level of a vitest test file. Every case creates its stores through
+ * unicode, empty and large bodies, head, expiry at the exact boundary and reported until swept,
+ * sweep, quota, concurrent writers and readers, rejected ids, idempotent delete, persistence,
+ * sharing, dispose, and staging (stage, commit, discard). Call it at the top level of a vitest test file. Every case creates its stores through
  * `factory` with its own location and disposes them afterwards.
  */
 export function runStoreConformanceSuite(
@@ -55,6 +56,7 @@ export function runStoreConformanceSuite(
     persistent: true,
     shared: true,
     quota: true,
+    staging: true,
   };
   const opened: ArtifactStore[] = [];
   let locationCounter = 0;
@@ -101,5 +103,6 @@ export function runStoreConformanceSuite(
     describeExpiryAndQuotaCases(context);
     describeConcurrencyCases(context);
     describeLifecycleCases(context);
+    describeStagingCases(context);
   });
 }

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { Readable } from "node:stream";
 import type { ArtifactMeta } from "../types.js";
 
 /** A clock the suite moves by hand: stores read it, tests set it. */
@@ -64,13 +63,6 @@ export function patternBody(length: number, seed = 1): Buffer {
   }
   for (; offset < length; offset += 1) body[offset] = offset & 0xff;
   return body;
-}
-
-/** Reads a stream to its end. */
-export async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
 }
 
 /** The lowercase hex sha256 of `body`. */

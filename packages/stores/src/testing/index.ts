@@ -9,7 +9,6 @@ export {
   createTestClock,
   metaFor,
   patternBody,
-  readAll,
   sha256Of,
   type TestClock,
   testArtifactId,

@@ -1,6 +1,12 @@
 import { it } from "vitest";
 import { StoreError } from "../store-error.js";
-import type { ArtifactStore, StoreCapabilities } from "../types.js";
+import type {
+  ArtifactMeta,
+  ArtifactStore,
+  ExpiredArtifact,
+  StoreCapabilities,
+  StoredArtifact,
+} from "../types.js";
 import type { TestClock } from "./fixtures.js";
 
 /** One MiB. */
@@ -44,6 +50,23 @@ export interface SuiteContext {
   itWhen(capability: keyof StoreCapabilities): (title: string, body: () => Promise<void>) => void;
 }
 
+/** A `get` answer as a live artifact, or null when it is unknown or expired. */
+export function storedOf(found: StoredArtifact | ExpiredArtifact | null): StoredArtifact | null {
+  return found === null || "expired" in found ? null : found;
+}
+
+/** A `head` answer as live metadata, or null when it is unknown or expired. */
+export function metaOf(found: ArtifactMeta | ExpiredArtifact | null): ArtifactMeta | null {
+  return found === null || "expired" in found ? null : found;
+}
+
+/** Which of `ids` the store serves now (head answers live metadata), in the given order. */
+export async function liveOf(store: ArtifactStore, ids: readonly string[]): Promise<string[]> {
+  const live: string[] = [];
+  for (const id of ids) if (metaOf(await store.head(id)) !== null) live.push(id);
+  return live;
+}
+
 /** The parts of a StoreError a case compares. */
 export interface ErrorShape {
   name: string;
@@ -78,7 +101,7 @@ export function createItWhen(
         }
       : (title, body) => {
           // Justified skip: a case of a capability the store declares it lacks (the memory store
-          // is neither persistent nor shared, the S3 store has no quota). Shown as skipped with
+          // is neither persistent nor shared, the S3 store has no quota and no staging). Shown as skipped with
           // the reason, so the report says what was not checked; a store declaring it runs it.
           it.skip(`${title} (skipped: ${name} declares no "${capability}" capability)`, body);
         };

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { createTestClock, metaFor, testArtifactId } from "../fixtures.js";
-import { rejectionOf, START, type SuiteContext } from "../suite-context.js";
+import {
+  liveOf,
+  metaOf,
+  rejectionOf,
+  START,
+  type SuiteContext,
+  storedOf,
+} from "../suite-context.js";
 
-/** The conformance cases of expiry at the exact boundary, sweep, usage, and quota pruning. */
+/**
+ * The conformance cases of expiry at the exact boundary, expiry reported until swept (and after
+ * the store's own sweep), sweep, and quota pruning.
+ */
 export function describeExpiryAndQuotaCases(context: SuiteContext): void {
   const { fresh, open, itWhen } = context;
   describe("expiry", () => {
@@ -16,25 +26,51 @@ export function describeExpiryAndQuotaCases(context: SuiteContext): void {
       await store.put(meta, body);
       const readAt = async (now: number) => {
         clock.set(now);
-        const streamed = await store.getStream(meta.id);
-        streamed?.body.resume();
         return {
-          get: (await store.get(meta.id)) !== null,
-          getStream: streamed !== null,
-          head: (await store.head(meta.id)) !== null,
+          get: storedOf(await store.get(meta.id)) !== null,
+          head: metaOf(await store.head(meta.id)) !== null,
         };
       };
-      expect(await readAt(meta.expiresAt - 1)).toEqual({
-        get: true,
-        getStream: true,
-        head: true,
-      });
-      expect(await readAt(meta.expiresAt)).toEqual({ get: false, getStream: false, head: false });
-      expect(await readAt(meta.expiresAt + 1)).toEqual({
-        get: false,
-        getStream: false,
-        head: false,
-      });
+      expect(await readAt(meta.expiresAt - 1)).toEqual({ get: true, head: true });
+      expect(await readAt(meta.expiresAt)).toEqual({ get: false, head: false });
+      expect(await readAt(meta.expiresAt + 1)).toEqual({ get: false, head: false });
+    });
+
+    it("reports an expired artifact as expired on every read until swept, and after this store swept it", async () => {
+      const { store, clock } = await fresh();
+      const body = Buffer.from('{"ttl":"over"}');
+      const meta = metaFor(testArtifactId(25), body, { createdAt: START, expiresAt: START + 10 });
+      await store.put(meta, body);
+      clock.set(meta.expiresAt);
+      const expired = {
+        expired: true,
+        id: meta.id,
+        scopeHash: meta.scopeHash,
+        expiresAt: meta.expiresAt,
+      };
+      const reads = async () => [await store.get(meta.id), await store.head(meta.id)];
+      expect([...(await reads()), ...(await reads()), ...(await reads())]).toEqual(
+        Array(6).fill(expired),
+      );
+      expect(await store.sweep()).toEqual({ removed: 1, freedBytes: body.byteLength });
+      expect(await reads()).toEqual([expired, expired]);
+      await store.delete(meta.id);
+      expect(await reads()).toEqual([null, null]);
+    });
+
+    it("serves an expired id again once it is put again", async () => {
+      const { store, clock } = await fresh();
+      const body = Buffer.from('{"again":true}');
+      const first = metaFor(testArtifactId(26), body, { createdAt: START, expiresAt: START + 10 });
+      await store.put(first, body);
+      clock.set(START + 10);
+      await store.sweep();
+      const second = metaFor(first.id, body, { createdAt: START + 10, expiresAt: START + 1_000 });
+      await store.put(second, body);
+      expect([await store.head(first.id), await store.get(first.id)]).toEqual([
+        second,
+        { meta: second, body },
+      ]);
     });
 
     it("sweep(now) removes exactly the artifacts expired at now and reports what it freed", async () => {
@@ -49,8 +85,9 @@ export function describeExpiryAndQuotaCases(context: SuiteContext): void {
       }
       expect(await store.sweep(START + 99)).toEqual({ removed: 0, freedBytes: 0 });
       expect(await store.sweep(START + 200)).toEqual({ removed: 2, freedBytes: 300 });
-      expect(await store.usage()).toEqual({ count: 1, bytes: 300 });
-      expect(await store.head(testArtifactId(23))).not.toBeNull();
+      expect(await store.sweep(START + 200)).toEqual({ removed: 0, freedBytes: 0 });
+      expect(await liveOf(store, [21, 22, 23].map(testArtifactId))).toEqual([testArtifactId(23)]);
+      expect(await store.sweep(START + 300)).toEqual({ removed: 1, freedBytes: 300 });
     });
 
     it("sweep() without an argument uses the store's clock", async () => {
@@ -60,7 +97,7 @@ export function describeExpiryAndQuotaCases(context: SuiteContext): void {
       expect(await store.sweep()).toEqual({ removed: 0, freedBytes: 0 });
       clock.set(START + 50);
       expect(await store.sweep()).toEqual({ removed: 1, freedBytes: 10 });
-      expect(await store.usage()).toEqual({ count: 0, bytes: 0 });
+      expect(await store.sweep()).toEqual({ removed: 0, freedBytes: 0 });
     });
   });
 
@@ -86,11 +123,10 @@ export function describeExpiryAndQuotaCases(context: SuiteContext): void {
           metaFor(testArtifactId(42), body400(3), { createdAt: START + 100 }),
           body400(3),
         );
-        expect(await store.usage()).toEqual({ count: 2, bytes: 800 });
-        expect([
-          await store.head(testArtifactId(40)),
-          await store.head(testArtifactId(42)),
-        ]).not.toContain(null);
+        expect(await liveOf(store, [40, 41, 42].map(testArtifactId))).toEqual([
+          testArtifactId(40),
+          testArtifactId(42),
+        ]);
       },
     );
 
@@ -106,7 +142,10 @@ export function describeExpiryAndQuotaCases(context: SuiteContext): void {
         metaFor(testArtifactId(45), body400(3), { createdAt: START + 2 }),
         body400(3),
       );
-      expect(await store.usage()).toEqual({ count: 2, bytes: 800 });
+      expect(await liveOf(store, [43, 44, 45].map(testArtifactId))).toEqual([
+        testArtifactId(44),
+        testArtifactId(45),
+      ]);
       expect(await store.head(testArtifactId(43))).toBeNull();
       expect(await store.get(testArtifactId(45))).toEqual({
         meta: metaFor(testArtifactId(45), body400(3), { createdAt: START + 2 }),
@@ -127,7 +166,7 @@ export function describeExpiryAndQuotaCases(context: SuiteContext): void {
           store: store.name,
           operation: "put",
         });
-        expect(await store.usage()).toEqual({ count: 1, bytes: 400 });
+        expect(await liveOf(store, [46, 47].map(testArtifactId))).toEqual([testArtifactId(46)]);
       },
     );
   });

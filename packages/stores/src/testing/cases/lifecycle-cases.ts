@@ -13,7 +13,6 @@ export function describeLifecycleCases(context: SuiteContext): void {
       const calls = {
         put: await rejectionOf(store.put(meta, body)),
         get: await rejectionOf(store.get(id)),
-        getStream: await rejectionOf(store.getStream(id)),
         head: await rejectionOf(store.head(id)),
         delete: await rejectionOf(store.delete(id)),
       };
@@ -26,11 +25,9 @@ export function describeLifecycleCases(context: SuiteContext): void {
       expect(calls).toEqual({
         put: expected("put"),
         get: expected("get"),
-        getStream: expected("getStream"),
         head: expected("head"),
         delete: expected("delete"),
       });
-      expect(await store.usage()).toEqual({ count: 0, bytes: 0 });
     });
 
     it("accepts ids of 20 and of 100 url-safe characters", async () => {
@@ -57,7 +54,7 @@ export function describeLifecycleCases(context: SuiteContext): void {
       expect(await store.get(meta.id)).toBeNull();
       await expect(store.delete(meta.id)).resolves.toBeUndefined();
       await expect(store.delete(testArtifactId(401))).resolves.toBeUndefined();
-      expect(await store.usage()).toEqual({ count: 0, bytes: 0 });
+      expect(await store.head(meta.id)).toBeNull();
     });
   });
 
@@ -74,7 +71,7 @@ export function describeLifecycleCases(context: SuiteContext): void {
         await first.dispose();
         const second = await open(clock, { location });
         expect(await second.get(meta.id)).toEqual({ meta, body });
-        expect(await second.usage()).toEqual({ count: 1, bytes: body.byteLength });
+        expect(await second.head(meta.id)).toEqual(meta);
       },
     );
 
@@ -90,6 +87,26 @@ export function describeLifecycleCases(context: SuiteContext): void {
         expect(await reader.get(meta.id)).toEqual({ meta, body });
         await reader.delete(meta.id);
         expect(await writer.head(meta.id)).toBeNull();
+      },
+    );
+
+    itWhen("shared")(
+      "an artifact expired in one store reads as expired through the other until swept",
+      async () => {
+        const clock = createTestClock(START);
+        const location = nextLocation();
+        const [writer, reader] = [await open(clock, { location }), await open(clock, { location })];
+        const body = Buffer.from('{"shared":"and expired"}');
+        const meta = metaFor(testArtifactId(502), body, { createdAt: START, expiresAt: START + 1 });
+        await writer.put(meta, body);
+        clock.set(meta.expiresAt);
+        const expired = {
+          expired: true,
+          id: meta.id,
+          scopeHash: meta.scopeHash,
+          expiresAt: meta.expiresAt,
+        };
+        expect([await reader.head(meta.id), await reader.get(meta.id)]).toEqual([expired, expired]);
       },
     );
   });
@@ -111,19 +128,15 @@ export function describeLifecycleCases(context: SuiteContext): void {
       expect({
         put: await rejectionOf(store.put(meta, body)),
         get: await rejectionOf(store.get(meta.id)),
-        getStream: await rejectionOf(store.getStream(meta.id)),
         head: await rejectionOf(store.head(meta.id)),
         delete: await rejectionOf(store.delete(meta.id)),
         sweep: await rejectionOf(store.sweep()),
-        usage: await rejectionOf(store.usage()),
       }).toEqual({
         put: unavailable("put"),
         get: unavailable("get"),
-        getStream: unavailable("getStream"),
         head: unavailable("head"),
         delete: unavailable("delete"),
         sweep: unavailable("sweep"),
-        usage: unavailable("usage"),
       });
     });
   });

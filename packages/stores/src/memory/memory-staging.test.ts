@@ -4,8 +4,6 @@ import { describe, expect, it } from "vitest";
 import { StoreError } from "../store-error.js";
 import { createMemoryStore } from "./memory-store.js";
 
-const IN_PROCESS = { sha256Computed: true, handOver: true };
-
 function failureOf(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => "stored",
@@ -14,25 +12,35 @@ function failureOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe("memory store put with PutOptions", () => {
-  it("keeps a handed-over body as is: no copy, the caller's sha256 taken as computed", async () => {
+describe("memory store staging", () => {
+  it("keeps a staged body as is: no copy, the caller's sha256 taken as the body's", async () => {
     const store = createMemoryStore({ clock: createTestClock(0) });
     const body = Buffer.from('{"items":[1,2,3]}');
     const meta = metaFor(testArtifactId(1), body);
-    await store.put(meta, body, IN_PROCESS);
-    // Handing over means the caller never writes the body again; the store did not copy it.
+    await store.stage(body).commit(meta, { sha256FromBody: true });
+    // Staging hands the body over: the caller never writes it again; the store did not copy it.
     body.write("[", 0);
     expect(await store.get(meta.id)).toEqual({ meta, body: Buffer.from('["items":[1,2,3]}') });
+  });
+
+  it("put copies the body in, so a later change of the caller's Buffer changes nothing", async () => {
+    const store = createMemoryStore({ clock: createTestClock(0) });
+    const body = Buffer.from('{"items":[1,2,3]}');
+    const meta = metaFor(testArtifactId(4), body);
+    await store.put(meta, body);
+    body.write("[", 0);
+    expect(await store.get(meta.id)).toEqual({ meta, body: Buffer.from('{"items":[1,2,3]}') });
   });
 
   it("still checks the id, the cap and the byte length without hashing", async () => {
     const store = createMemoryStore({ clock: createTestClock(0), maxBytes: 64 });
     const body = Buffer.from("[1,2,3]");
     const meta = metaFor(testArtifactId(2), body);
+    const trusted = { sha256FromBody: true };
     expect([
-      await failureOf(store.put({ ...meta, byteLength: 8 }, body, IN_PROCESS)),
-      await failureOf(store.put({ ...meta, id: "no/such/id" }, body, IN_PROCESS)),
-      await failureOf(store.put(meta, Buffer.alloc(65), IN_PROCESS)),
+      await failureOf(store.stage(body).commit({ ...meta, byteLength: 8 }, trusted)),
+      await failureOf(store.stage(body).commit({ ...meta, id: "no/such/id" }, trusted)),
+      await failureOf(store.stage(Buffer.alloc(65)).commit(meta, trusted)),
     ]).toEqual([
       {
         code: "INVALID_META",
@@ -50,23 +58,18 @@ describe("memory store put with PutOptions", () => {
     ]);
   });
 
-  it("hashes the body as before when the caller does not say it computed the sha256", async () => {
+  it("hashes the body when the caller does not say the sha256 is the body's", async () => {
     const store = createMemoryStore({ clock: createTestClock(0) });
     const body = Buffer.from("[1,2,3]");
     const wrong = createHash("sha256").update("[1,2,4]").digest("hex");
     const meta = { ...metaFor(testArtifactId(3), body), sha256: wrong };
+    const refused = {
+      code: "INVALID_META",
+      message: "[stores:memory] put failed: meta.sha256 is not the sha256 of the body",
+    };
     expect([
       await failureOf(store.put(meta, body)),
-      await failureOf(store.put(meta, body, { handOver: true })),
-    ]).toEqual([
-      {
-        code: "INVALID_META",
-        message: "[stores:memory] put failed: meta.sha256 is not the sha256 of the body",
-      },
-      {
-        code: "INVALID_META",
-        message: "[stores:memory] put failed: meta.sha256 is not the sha256 of the body",
-      },
-    ]);
+      await failureOf(store.stage(body).commit(meta)),
+    ]).toEqual([refused, refused]);
   });
 });

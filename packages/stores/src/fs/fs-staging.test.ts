@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createRecordingStoreLogger,
+  createTestClock,
+  metaFor,
+  testArtifactId,
+} from "@bounded-mcp/stores/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { StoreError } from "../store-error.js";
+import { createFsStore } from "./fs-store.js";
+
+const folders: string[] = [];
+afterEach(async () => {
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+async function freshStore(subfolder = "") {
+  const root = await mkdtemp(join(tmpdir(), "fs-staging-"));
+  folders.push(root);
+  const dir = join(root, subfolder);
+  const logger = createRecordingStoreLogger();
+  const store = createFsStore({ dir, clock: createTestClock(0), sweepIntervalMs: 0, logger });
+  return { dir, store, logger };
+}
+
+describe("fs store staging", () => {
+  it("writes a body to a temp file before its metadata exists; commit renames it into place", async () => {
+    const { dir, store } = await freshStore("not-yet-created");
+    const body = Buffer.from('{"items":[1,2,3]}');
+    const staged = store.stage(body);
+    const meta = metaFor(testArtifactId(1), body);
+    expect(await store.get(meta.id)).toBeNull();
+    await staged.commit(meta, { sha256FromBody: true });
+    expect({ read: await store.get(meta.id), files: await readdir(dir) }).toEqual({
+      read: { meta, body },
+      files: [`${meta.id}.artifact`],
+    });
+    await store.dispose();
+  });
+
+  it("never serves metadata and body that disagree: reads verify the sha256 from disk", async () => {
+    const { store, logger } = await freshStore();
+    const body = Buffer.from("[1,2,3]");
+    // A digest that does not describe the body stands for a damaged file: a commit told the
+    // sha256 is the body's trusts the caller, the read does not.
+    const wrong = createHash("sha256").update("[1,2,4]").digest("hex");
+    const meta = { ...metaFor(testArtifactId(2), body), sha256: wrong };
+    await store.stage(body).commit(meta, { sha256FromBody: true });
+    expect({
+      get: await store.get(meta.id),
+      warnings: logger.lines.map((line) => line.message),
+    }).toEqual({ get: null, warnings: ["[stores:fs] get: skipped a damaged artifact file"] });
+    await store.dispose();
+  });
+
+  it("leaves nothing behind when a staged body is discarded, twice", async () => {
+    const { dir, store } = await freshStore();
+    const staged = store.stage(Buffer.from("[1]"));
+    await staged.discard();
+    await staged.discard();
+    expect(await readdir(dir)).toEqual([]);
+    await store.dispose();
+  });
+
+  it("removes the staged file when the commit is refused", async () => {
+    const { dir, store } = await freshStore();
+    const body = Buffer.from("[1,2]");
+    const wrongLength = { ...metaFor(testArtifactId(3), body), byteLength: 99 };
+    const refused = await store
+      .stage(body)
+      .commit(wrongLength)
+      .catch((error: unknown) => error);
+    expect(StoreError.isInstance(refused) && refused.code).toBe("INVALID_META");
+    expect(await readdir(dir)).toEqual([]);
+    await store.dispose();
+  });
+
+  it("discards what is still staged when the store is disposed", async () => {
+    const { dir, store } = await freshStore();
+    store.stage(Buffer.alloc(1024 * 1024, 7));
+    await store.dispose();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
