@@ -331,3 +331,46 @@ describe("tools/list", () => {
     expect(queryTool).toMatchSnapshot();
   });
 });
+
+describe("§9 extensions through the adapter", () => {
+  it("passes responseMeta.extensions, aggregateSkipped and rows through to a client that checks the outputSchema", async () => {
+    const { alice, id } = await setUp();
+    // Listing the tools makes the SDK Client validate every result against the outputSchema.
+    await alice.client.listTools();
+    const rows = successOf(
+      await query(alice, {
+        artifactId: id,
+        responsePath: "/data/items",
+        filters: [{ path: "/status", op: "nin", value: ["draft"] }],
+        aggregate: {
+          groupBy: "/status",
+          metrics: [{ op: "count" }, { op: "max", path: "/score" }],
+        },
+      }),
+    );
+    expect(rows.response).toEqual([
+      { "/status": "active", count: 334, "max(/score)": 999 },
+      { "/status": "archived", count: 333, "max(/score)": 925 },
+    ]);
+    expect(rows.responseMeta).toMatchObject({
+      extensions: ["aggregate", "nin"],
+      aggregateSkipped: 0,
+      pageUnit: "rows",
+      totalCount: 2,
+    });
+    const top = successOf(
+      await query(alice, {
+        artifactId: id,
+        responsePath: "/data/items",
+        sort: [{ path: "/score", order: "desc" }],
+        fields: ["id", "score"],
+        pageSize: 2,
+      }),
+    );
+    expect(top.response).toEqual([
+      { id: "item-000027", score: 999 },
+      { id: "item-000054", score: 998 },
+    ]);
+    expect(top.responseMeta.extensions).toEqual(["sort"]);
+  });
+});

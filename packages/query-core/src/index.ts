@@ -39,5 +39,11 @@ export {
 } from "./preview/preview-markers.js";
 export { TEXT_RESPONSE_ROOT, textToDocument } from "./preview/text-document.js";
 export type { QueryContext } from "./query/query-context.js";
-export { type QueryOutcome, runQuery } from "./query/run-query.js";
+export {
+  type QueryOutcome,
+  type QueryScheduleOptions,
+  runQuery,
+  runQueryAsync,
+} from "./query/run-query.js";
 export { computeViewHash } from "./query/view-hash.js";
+export { DEFAULT_SLICE_MS } from "./schedule/work.js";

@@ -216,7 +216,9 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
       await client.connect(transport);
       return { client, transport };
     };
-    const { client, transport } = await connect({ bufferIdleMs: 200 });
+    // Retention is checked with an idle time no loaded machine reaches between two calls; release
+    // on a second connection whose idle time is short.
+    const { client, transport } = await connect({ bufferIdleMs: 600_000 });
     for (let call = 0; call < 2; call += 1) {
       const result = await client.callTool({ name: "any", arguments: {} });
       expect(textOf(result) === createPayloadText(1)).toBe(true);
@@ -224,7 +226,10 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
       expect(transport.lineBufferBytes).toBeGreaterThan(MEBIBYTE);
       expect(transport.lineBufferBytes).toBeLessThan(1.5 * MEBIBYTE);
     }
-    await vi.waitFor(() => expect(transport.lineBufferBytes).toBe(0), { timeout: 5_000 });
+    const idle = await connect({ bufferIdleMs: 50 });
+    const released = await idle.client.callTool({ name: "any", arguments: {} });
+    expect(textOf(released) === createPayloadText(1)).toBe(true);
+    await vi.waitFor(() => expect(idle.transport.lineBufferBytes).toBe(0), { timeout: 30_000 });
     const none = await connect({ retainedBufferBytes: 0 });
     await none.client.callTool({ name: "any", arguments: {} });
     expect(none.transport.lineBufferBytes).toBe(0);

@@ -102,6 +102,7 @@ describe("resolveSettings from the environment", () => {
         artifactMaxBytes: 200_000_000,
         ttlMs: 1_800_000,
         pageSize: 50,
+        queryWorkMs: 1_000,
       },
       quotaBytes: 1_073_741_824,
       parseCacheBytes: 0,

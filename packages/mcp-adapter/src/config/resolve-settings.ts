@@ -149,6 +149,7 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
       artifactMaxBytes: values.artifactMaxBytes,
       ttlMs: values.ttl,
       pageSize: values.pageSize,
+      queryWorkMs: values.queryWorkMs,
     },
     quotaBytes: values.quotaBytes,
     parseCacheBytes: values.parseCacheBytes,

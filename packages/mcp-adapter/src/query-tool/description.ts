@@ -16,17 +16,37 @@ export function formatRetention(ttlMs: number): string {
   return `${ttlMs} ms`;
 }
 
+/** The longest description the query tool may have, note excluded: every tools/list carries it. */
+export const MAX_QUERY_TOOL_DESCRIPTION_CHARS = 1_500;
+
+/** The description's worked example of sort (a test sends it): the top 5 by views. */
+export const SORT_EXAMPLE = Object.freeze({
+  sort: [{ path: "/views", order: "desc" }],
+  pageSize: 5,
+});
+
+/** The description's worked example of aggregate (a test sends it): count and max views per type. */
+export const AGGREGATE_EXAMPLE = Object.freeze({
+  aggregate: {
+    groupBy: "/type",
+    metrics: [{ op: "count" }, { op: "max", path: "/views" }],
+  },
+});
+
 /**
- * The query tool's description (under 1,500 characters): what an artifact is, to start with
- * describe, to send cursors back with the same arguments, and how long artifacts are kept.
+ * The query tool's description (at most 1,500 characters): what an artifact is, to start with
+ * describe, what selects, projects, filters and searches, one worked example of sort and one of
+ * aggregate (so a question like "which have the most views" or "how many of each type" is one
+ * call, not a walk through every page), cursors, errors, and how long artifacts are kept.
  */
 export function createQueryToolDescription(ttlMs: number): string {
   return [
-    "Read an oversized tool result that was stored as an artifact. When a result is too large, you get a preview with responseMeta.artifact.id; pass that id as artifactId.",
-    "Start with {artifactId, describe: true} to see the shape (keys, item keys, lengths); responseMeta.artifact.primaryPaths lists the collections worth querying.",
-    'Then select with responsePath (an RFC 6901 pointer such as "/items"; "" is the whole result), project with fields, narrow with filters ({path, op, value}; op eq, ne, in, contains, icontains, lt, lte, gt, gte, exists), search strings with textSearch, or use objectMode "entries" for keyed objects.',
-    "Results come in pages (pageSize 1-100, default 20). When responseMeta.nextCursor is not null, call again with every other argument unchanged plus cursor; a cursor only works with the exact arguments it came from.",
-    "Errors come back as response.error with a code and details that say how to correct the call (for example a suggestedKey or suggestedRequest).",
-    `Artifacts are kept for ${formatRetention(ttlMs)} after the tool call; after that, call the original tool again.`,
+    "Read an oversized tool result stored as an artifact: pass responseMeta.artifact.id as artifactId.",
+    "Start with {artifactId, describe: true} for the shape; responseMeta.artifact.primaryPaths lists the collections.",
+    'Select with responsePath (an RFC 6901 pointer such as "/items"; "" is the whole result), project with fields, narrow with filters ({path, op, value}; op eq, ne, in, nin, contains, icontains, lt, lte, gt, gte, exists; {anyOf: [filters]} for OR; measure: "length" compares lengths), search strings with textSearch, use objectMode "entries" for keyed objects.',
+    `Answer in one call instead of paging: ${JSON.stringify(SORT_EXAMPLE)} gives the 5 most viewed; ${JSON.stringify(AGGREGATE_EXAMPLE)} gives one row per type ({"/type":"email","count":12,"max(/views)":950}), largest group first (ops count, countDistinct, sum, avg, min, max; unwind: true groups each element of an array); without groupBy, one row over every selected item.`,
+    "Pages: pageSize 1-100 (default 20); while responseMeta.nextCursor is not null, call again with the same arguments plus cursor (also after a textSearch stopped with work_limit).",
+    "Errors come back as response.error with a code and details that say how to fix the call (suggestedPath, suggestedRequest).",
+    `Artifacts are kept for ${formatRetention(ttlMs)}; then call the original tool again.`,
   ].join(" ");
 }

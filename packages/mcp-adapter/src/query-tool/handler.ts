@@ -11,7 +11,7 @@ import {
   type QueryContext,
   type QueryOutcome,
   runPartialQuery,
-  runQuery,
+  runQueryAsync,
 } from "@bounded-mcp/query-core";
 import type { ArtifactMeta } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -36,6 +36,11 @@ export interface QueryHandlerDependencies {
   limits: Limits;
   logger: Logger;
   stats: StatsCollector;
+  /**
+   * Monotonic milliseconds: the clock of query slices and of the textSearch work limit
+   * (the `queryWorkMs` setting, `limits.queryWorkMs`). Default performance.now; tests inject one.
+   */
+  now?: () => number;
 }
 
 /** The same JSON in structuredContent and as the first text block; isError on errors (§5). */
@@ -54,13 +59,17 @@ function echoed(argumentsValue: unknown, key: string): string | null {
 }
 
 /**
- * Creates the handler of the query tool (issue item 4): the contract's parser decides validity
- * (so `{artifact_id}` and `pageSize: 0` get envelopes with codes, SDK-NOTES.md 1), the caller's
+ * Creates the handler of the query tool: the contract's parser decides validity (so
+ * `{artifact_id}` and `pageSize: 0` get envelopes with codes, docs/sdk-notes.md 1), the caller's
  * scope decides visibility (another scope's id answers exactly like an unknown one), the parse
- * cache avoids re-reading, and query-core's runQuery builds the page.
+ * cache avoids re-reading, and query-core's runQueryAsync builds the page in slices of about
+ * 50 ms (SPEC.md §9 rule 6), so a long filter, sort, aggregate or textSearch of one caller never
+ * holds up another caller's cheap query for longer than that. Results pass through as
+ * query-core built them (responseMeta.extensions, aggregateSkipped, work_limit included).
  */
 export function createQueryHandler(dependencies: QueryHandlerDependencies): QueryHandler {
   const { limits, stats } = dependencies;
+  const now = dependencies.now ?? (() => performance.now());
   const retention = formatRetention(limits.ttlMs);
   const handleMessages = {
     invalid_id:
@@ -112,6 +121,7 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       sourceTruncated: meta.sourceTruncated,
       limits,
       mediaType: meta.mediaType,
+      now,
     });
     let opened: OpenOrAnswerResult<QueryOutcome>;
     try {
@@ -137,7 +147,7 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       return { result: queryToolResult(outcome.result, outcome.isError), cacheHit: false };
     }
     const { artifact } = opened;
-    const outcome = runQuery(artifact.document, request, contextOf(artifact.meta));
+    const outcome = await runQueryAsync(artifact.document, request, contextOf(artifact.meta));
     return {
       result: queryToolResult(outcome.result, outcome.isError),
       tool: artifact.toolName,

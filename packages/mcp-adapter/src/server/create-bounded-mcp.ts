@@ -59,6 +59,11 @@ export interface BoundedMcpOptions extends SettingsOptions {
   logger?: Logger;
   /** Milliseconds since the epoch; tests inject it. Default Date.now. */
   clock?: () => number;
+  /**
+   * Monotonic milliseconds for queries: their 50 ms slices and the textSearch work limit
+   * (the `queryWorkMs` setting, `limits.queryWorkMs`). Default performance.now; tests inject it.
+   */
+  queryClock?: () => number;
   /** Where BOUNDED_MCP_* and MCP_RESPONSE_* are read; default process.env. */
   environment?: Readonly<Record<string, string | undefined>>;
   /** includeOutputSchema / includeStructuredContent per tool name (defaults come from the settings). */
@@ -120,6 +125,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     queryToolNote,
     logger: givenLogger,
     clock: givenClock,
+    queryClock,
     environment,
     tools,
     ...settingOptions
@@ -157,6 +163,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     limits,
     logger,
     stats,
+    ...(queryClock === undefined ? {} : { now: queryClock }),
   });
   const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
   const queryTool = createQueryToolDefinition({

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CURSOR_MAC_BYTES, CURSOR_VERSION, decodeCursor, encodeCursor } from "./cursor-codec.js";
+import {
+  CURSOR_MAC_BYTES,
+  CURSOR_VERSION,
+  CURSOR_VERSION_WITH_POSITION,
+  decodeCursor,
+  encodeCursor,
+} from "./cursor-codec.js";
 import { createKeyRing } from "./key-ring.js";
 
 const ring = createKeyRing([
@@ -81,7 +87,11 @@ describe("encodeCursor / decodeCursor", () => {
     ["padding", `${encodeCursor(ring, { ...view, offset: 1 })}==`],
     ["standard base64 characters", "+/+/+/+/+/+/"],
     ["more than 64 characters", "A".repeat(65)],
-    ["another version", Buffer.from([2, 1, 0x6b, 0, ...Buffer.alloc(16)]).toString("base64url")],
+    ["another version", Buffer.from([3, 1, 0x6b, 0, ...Buffer.alloc(16)]).toString("base64url")],
+    [
+      "a version 2 cursor without its position",
+      Buffer.from([2, 1, 0x6b, 0, ...Buffer.alloc(16, 1)]).toString("base64url"),
+    ],
     [
       "a non-minimal offset",
       Buffer.from([1, 1, 0x6b, 0x80, 0, ...Buffer.alloc(16)]).toString("base64url"),
@@ -91,6 +101,34 @@ describe("encodeCursor / decodeCursor", () => {
     ["a 15-byte MAC", Buffer.from([1, 1, 0x6b, 0, ...Buffer.alloc(15)]).toString("base64url")],
   ])("reports malformed for %s", (_name, cursor) => {
     expect(decodeCursor(ring, cursor, view)).toEqual({ ok: false, reason: "malformed" });
+  });
+
+  it("round-trips a scan position beside the offset (version 2), bound by the MAC", () => {
+    const cursor = encodeCursor(ring, { ...view, offset: 3, position: 62_914_000 });
+    expect(Buffer.from(cursor, "base64url")[0]).toBe(CURSOR_VERSION_WITH_POSITION);
+    expect(decodeCursor(ring, cursor, view)).toEqual({ ok: true, offset: 3, position: 62_914_000 });
+    const bytes = Buffer.from(cursor, "base64url");
+    // The same bytes read as a version 1 cursor (the position taken for MAC bytes) do not verify.
+    bytes[0] = CURSOR_VERSION;
+    expect(decodeCursor(ring, bytes.toString("base64url"), view).ok).toBe(false);
+    expect(encodeCursor(ring, { ...view, offset: 3, position: 0 })).not.toBe(
+      encodeCursor(ring, { ...view, offset: 3 }),
+    );
+  });
+
+  it("stays within 64 characters with a position below 2^35 and the longest kid", () => {
+    const longKid = createKeyRing([{ kid: "k".repeat(16), secret: Buffer.alloc(32, 3) }]);
+    const claims = { ...view, offset: 2 ** 35 - 1, position: 2 ** 35 - 1 };
+    const cursor = encodeCursor(longKid, claims);
+    expect(cursor.length).toBeLessThanOrEqual(64);
+    expect(decodeCursor(longKid, cursor, view)).toEqual({
+      ok: true,
+      offset: 2 ** 35 - 1,
+      position: 2 ** 35 - 1,
+    });
+    expect(() =>
+      encodeCursor(longKid, { ...view, offset: Number.MAX_SAFE_INTEGER, position: 2 ** 52 }),
+    ).toThrow(RangeError);
   });
 
   it("throws RangeError for an offset that is negative, fractional or unsafe", () => {

@@ -4,6 +4,9 @@ import { KEY_ID_PATTERN, type KeyRing } from "./key-ring.js";
 /** The first byte of every cursor; a new layout gets a new version. */
 export const CURSOR_VERSION = 1;
 
+/** The first byte of a cursor that also carries a scan position (a textSearch that resumes). */
+export const CURSOR_VERSION_WITH_POSITION = 2;
+
 /** Bytes of HMAC-SHA256 kept in a cursor: 128 bits. */
 export const CURSOR_MAC_BYTES = 16;
 
@@ -13,17 +16,22 @@ export interface CursorClaims {
   scopeHash: string;
   viewHash: string;
   offset: number;
+  /**
+   * Where a scan resumes (textSearch: UTF-16 code units of the searched strings before it, so it
+   * may fall inside one string); absent for an ordinary page. Bound by the MAC like the offset.
+   */
+  position?: number;
 }
 
 /** What a cursor is checked against: the request it came back with. */
-export type CursorExpectation = Omit<CursorClaims, "offset">;
+export type CursorExpectation = Omit<CursorClaims, "offset" | "position">;
 
 /**
  * The outcome of decodeCursor. `past_end` is not among the reasons: only the caller knows the
  * total, so it compares the offset itself.
  */
 export type CursorDecodeResult =
-  | { ok: true; offset: number }
+  | { ok: true; offset: number; position?: number }
   | { ok: false; reason: "malformed" | "unknown_key" | "mismatch" };
 
 const MAC_DOMAIN = "bounded-mcp/cursor";
@@ -31,26 +39,41 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_CURSOR_CHARS = 64;
 const MAX_VARINT_BYTES = 8;
 
+function checkCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`a cursor ${name} is a non-negative safe integer, got ${value}`);
+  }
+}
+
 /**
- * Encodes a cursor (CONTRACT-v3 §7): base64url of version, kid, offset (unsigned LEB128) and
- * 128 bits of HMAC-SHA256 by the ring's signing key over kid, artifact id, scope hash, view hash
- * and offset. At most 56 characters (kids are <= 16 characters). Throws RangeError for an offset
- * that is not a non-negative safe integer.
+ * Encodes a cursor (SPEC.md §7): base64url of version, kid, offset (unsigned LEB128), the
+ * scan position when there is one (version 2, a second varint) and 128 bits of HMAC-SHA256 by the
+ * ring's signing key over kid, artifact id, scope hash, view hash, offset and position. Without a
+ * position at most 56 characters (kids are <= 16 characters); with one, offset and position below
+ * 2^35 always fit 64. Throws RangeError for a count that is not a non-negative safe integer or a
+ * cursor that would exceed 64 characters.
  */
 export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
-  if (!Number.isSafeInteger(claims.offset) || claims.offset < 0) {
-    throw new RangeError(`a cursor offset is a non-negative safe integer, got ${claims.offset}`);
-  }
+  checkCount("offset", claims.offset);
+  if (claims.position !== undefined) checkCount("position", claims.position);
   const kid = ring.signingKid;
   const mac = truncatedMac(ring, kid, claims);
   if (mac === null) throw new RangeError("the key ring cannot sign with its own signing kid");
   const kidBytes = Buffer.from(kid, "latin1");
-  return Buffer.concat([
-    Uint8Array.of(CURSOR_VERSION, kidBytes.byteLength),
+  const version = claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION;
+  const cursor = Buffer.concat([
+    Uint8Array.of(version, kidBytes.byteLength),
     kidBytes,
     encodeVarint(claims.offset),
+    ...(claims.position === undefined ? [] : [encodeVarint(claims.position)]),
     mac,
   ]).toString("base64url");
+  if (cursor.length > MAX_CURSOR_CHARS) {
+    throw new RangeError(
+      `the cursor would be ${cursor.length} characters, over ${MAX_CURSOR_CHARS}`,
+    );
+  }
+  return cursor;
 }
 
 /**
@@ -67,27 +90,44 @@ export function decodeCursor(
 ): CursorDecodeResult {
   const parsed = parseCursor(cursor);
   if (parsed === null) return { ok: false, reason: "malformed" };
-  const mac = truncatedMac(ring, parsed.kid, { ...expected, offset: parsed.offset });
+  const claims: CursorClaims = { ...expected, offset: parsed.offset };
+  if (parsed.position !== undefined) claims.position = parsed.position;
+  const mac = truncatedMac(ring, parsed.kid, claims);
   if (mac === null) return { ok: false, reason: "unknown_key" };
   if (!timingSafeEqual(mac, parsed.mac)) return { ok: false, reason: "mismatch" };
-  return { ok: true, offset: parsed.offset };
+  return parsed.position === undefined
+    ? { ok: true, offset: parsed.offset }
+    : { ok: true, offset: parsed.offset, position: parsed.position };
 }
 
-function parseCursor(cursor: string): { kid: string; offset: number; mac: Buffer } | null {
+interface ParsedCursor {
+  kid: string;
+  offset: number;
+  position?: number;
+  mac: Buffer;
+}
+
+function parseCursor(cursor: string): ParsedCursor | null {
   if (typeof cursor !== "string" || cursor.length > MAX_CURSOR_CHARS || !BASE64URL.test(cursor)) {
     return null;
   }
   const bytes = Buffer.from(cursor, "base64url");
   if (bytes.toString("base64url") !== cursor) return null;
-  if (bytes[0] !== CURSOR_VERSION) return null;
+  const version = bytes[0];
+  if (version !== CURSOR_VERSION && version !== CURSOR_VERSION_WITH_POSITION) return null;
   const kidLength = bytes[1] ?? 0;
   const kid = bytes.subarray(2, 2 + kidLength).toString("latin1");
   if (kid.length !== kidLength || !KEY_ID_PATTERN.test(kid)) return null;
-  const varint = decodeVarint(bytes, 2 + kidLength);
-  if (varint === null) return null;
-  const mac = bytes.subarray(varint.end);
+  const offset = decodeVarint(bytes, 2 + kidLength);
+  if (offset === null) return null;
+  const position =
+    version === CURSOR_VERSION_WITH_POSITION ? decodeVarint(bytes, offset.end) : undefined;
+  if (position === null) return null;
+  const mac = bytes.subarray(position === undefined ? offset.end : position.end);
   if (mac.byteLength !== CURSOR_MAC_BYTES) return null;
-  return { kid, offset: varint.value, mac };
+  const parsed: ParsedCursor = { kid, offset: offset.value, mac };
+  if (position !== undefined) parsed.position = position.value;
+  return parsed;
 }
 
 function truncatedMac(ring: KeyRing, kid: string, claims: CursorClaims): Buffer | null {
@@ -102,13 +142,14 @@ function truncatedMac(ring: KeyRing, kid: string, claims: CursorClaims): Buffer 
 function frameClaims(kid: string, claims: CursorClaims): Buffer {
   const fields = [
     MAC_DOMAIN,
-    String(CURSOR_VERSION),
+    String(claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION),
     kid,
     claims.artifactId,
     claims.scopeHash,
     claims.viewHash,
     String(claims.offset),
   ];
+  if (claims.position !== undefined) fields.push(String(claims.position));
   const parts: Buffer[] = [];
   for (const field of fields) {
     const bytes = Buffer.from(field, "utf8");

@@ -1,4 +1,5 @@
 import type { FilterApplied } from "@bounded-mcp/contract";
+import { inChunks, type Work } from "../schedule/work.js";
 import {
   type CompiledAggregate,
   createGrouping,
@@ -7,19 +8,19 @@ import {
 } from "./aggregate-rows.js";
 import { type CompiledPath, compileFilterPath, resolvesOnAny } from "./compiled-path.js";
 import type { CompiledSortKey } from "./extensions.js";
-import { applyFilters, type CompiledFilter } from "./filters.js";
+import { type CompiledFilter, createFilterScan } from "./filters.js";
 import type { UnresolvedPath } from "./path-errors.js";
 import {
   createSortColumns,
   extractSortKeys,
+  orderPositions,
   type SortKeyReader,
-  sortedPositions,
 } from "./sort-order.js";
 
 // The stages between selection and page (SPEC.md §9 rule 1): filters, then aggregate or sort.
 // Each stage is a loop over a range of candidates (see filters.ts, sort-order.ts,
-// aggregate-rows.ts) that a driver can run in slices; these functions run each over its whole
-// range in one call.
+// aggregate-rows.ts); these functions run it in chunks (inChunks) and yield between two chunks,
+// so a driver can pause a long stage there (SPEC.md §9 rule 6).
 
 /** The filtered selection: matching item indices (null: every item) and honest counts. */
 export interface FilteredItems {
@@ -29,13 +30,15 @@ export interface FilteredItems {
   unresolved: UnresolvedPath[];
 }
 
-/** Runs the filters on every item; notes the paths that resolve on none. */
-export function filterItems(
+/** Runs the filters on every item, chunk by chunk; notes the paths that resolve on none. */
+export function* filterItems(
   items: readonly unknown[],
   filters: readonly CompiledFilter[] | null,
-): FilteredItems {
+): Work<FilteredItems> {
   if (filters === null) return { indices: null, applied: undefined, unresolved: [] };
-  const outcome = applyFilters(items, filters);
+  const scan = createFilterScan(items, filters);
+  yield* inChunks(items.length, (start, end) => scan.scan(start, end));
+  const outcome = scan.finish();
   const unresolved: UnresolvedPath[] = [];
   outcome.applied.forEach((applied, position) => {
     const filter = filters[position] as CompiledFilter;
@@ -57,25 +60,27 @@ function isUnresolved(items: readonly unknown[], resolved: number, path: Compile
 
 /**
  * The sorted view of the candidates: at least the first `limit` candidate positions in order
- * (sortedPositions), and the sort paths that resolve on no item of the selection.
+ * (orderPositions), and the sort paths that resolve on no item of the selection.
  */
-export function sortCandidates(
+export function* sortCandidates(
   items: readonly unknown[],
   indices: readonly number[] | null,
   keys: readonly CompiledSortKey[],
   readers: readonly SortKeyReader[],
   limit: number,
-): { positions: Int32Array; unresolved: UnresolvedPath[] } {
+): Work<{ positions: Int32Array; unresolved: UnresolvedPath[] }> {
   const count = indices === null ? items.length : indices.length;
   const columns = createSortColumns(readers, count);
-  extractSortKeys(columns, readers, items, indices, 0, count);
+  yield* inChunks(count, (start, end) =>
+    extractSortKeys(columns, readers, items, indices, start, end),
+  );
   const unresolved: UnresolvedPath[] = [];
   keys.forEach((key, at) => {
     if (isUnresolved(items, columns.resolved[at] as number, key.path)) {
       unresolved.push({ path: key.path, role: "sort" });
     }
   });
-  return { positions: sortedPositions(columns, limit), unresolved };
+  return { positions: yield* orderPositions(columns, limit), unresolved };
 }
 
 /** The sort keys as readers of items. */
@@ -107,13 +112,15 @@ export function rowSortReaders(
 }
 
 /** The rows of an aggregate over the candidates, the items skipped, and unresolved paths. */
-export function aggregateCandidates(
+export function* aggregateCandidates(
   items: readonly unknown[],
   indices: readonly number[] | null,
   aggregate: CompiledAggregate,
-): { rows: Record<string, unknown>[]; skipped: number; unresolved: UnresolvedPath[] } {
+): Work<{ rows: Record<string, unknown>[]; skipped: number; unresolved: UnresolvedPath[] }> {
   const grouping = createGrouping(aggregate);
-  groupItems(grouping, items, indices, 0, indices === null ? items.length : indices.length);
+  yield* inChunks(indices === null ? items.length : indices.length, (start, end) =>
+    groupItems(grouping, items, indices, start, end),
+  );
   const unresolved: UnresolvedPath[] = [];
   aggregate.groupBy.forEach((path, at) => {
     if (isUnresolved(items, grouping.resolved[at] as number, path)) {

@@ -11,6 +11,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       ),
     ).toEqual({
       DEDUPLICATED_KEY: "string",
+      DEFAULT_SLICE_MS: "number",
       KeyRingError: "function",
       OMITTED_ITEMS_KEY: "string",
       OMITTED_KEYS_KEY: "string",
@@ -32,6 +33,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       resolvePointer: "function",
       runPartialQuery: "function",
       runQuery: "function",
+      runQueryAsync: "function",
       textToDocument: "function",
     });
   });

@@ -76,3 +76,18 @@ function createRow(pointer: string, value: unknown): Record<string, unknown> {
   row.value = value;
   return row;
 }
+
+/** A `.length` (or `['length']`) step: jsonpath-plus reads a length there, which is no JSON member. */
+const LENGTH_STEP = /(?:\.length\b|\[\s*['"]length['"]\s*\])/;
+
+/**
+ * The warning of a jsonPath that selected no row, so an empty page is not mistaken for "nothing
+ * matches": it says so, and when the expression reads `.length` (a length has no JSON Pointer, so
+ * it is never a row), that a length is compared, sorted or aggregated with `measure: "length"`.
+ */
+export function emptyJsonPathWarning(jsonPath: string): string {
+  const hint = LENGTH_STEP.test(jsonPath)
+    ? ' ".length" is not JSONPath here: a length is no JSON member (it has no pointer), so it is never a row. To compare, sort or aggregate lengths, select the collection and use measure "length" on a filter, sort key or metric, e.g. filters [{"path": "/options", "measure": "length", "op": "gt", "value": 10}].'
+    : ' Check the member names with describe (JSONPath here: names, indices, wildcards, slices and "..").';
+  return `jsonPath "${jsonPath}" selected nothing, so there are no rows.${hint}`;
+}

@@ -60,7 +60,8 @@ export interface PageSpec {
   normalizedFields?: Record<string, string>;
   inferredResponsePath?: string;
   sourceTruncated: boolean;
-  nextCursor: (offset: number) => string;
+  /** The cursor of the page starting at `offset` (`position`: where a scan resumes, textSearch). */
+  nextCursor: (offset: number, position?: number) => string;
 }
 
 const CURSOR_PLACEHOLDER = "x".repeat(64);

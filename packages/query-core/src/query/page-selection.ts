@@ -1,6 +1,7 @@
-import { ContractError, type QueryRequest, type QueryResult } from "@bounded-mcp/contract";
+import { ContractError, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
+import type { Work } from "../schedule/work.js";
 import {
   aggregateCandidates,
   filterItems,
@@ -16,7 +17,6 @@ import { suggestedFieldError, unresolvedFields, unresolvedPaths } from "./path-e
 import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
-import { type SearchRoot, searchText } from "./text-search.js";
 
 /** What every page of one request shares: who asks, the offset, the page size and the cursor maker. */
 export type PageBase = Pick<
@@ -89,6 +89,16 @@ function checkFields(
   if (nowhere.length === fields.length && items.length > 0) {
     throw unresolvedFields(fields, items, pointer, itemKeys);
   }
+  // No item matched the filters: every field "resolves on no item" of an empty page, which says
+  // nothing about the fields; only those that resolve on no item of the selection are named.
+  if (indices !== null && indices.length === 0) {
+    if (nowhere.length > 0) {
+      warnings.push(
+        `Fields that resolve on no item of the selection: ${nowhere.map((field) => JSON.stringify(field.label)).join(", ")}.`,
+      );
+    }
+    return;
+  }
   warnings.push(
     `Fields that resolved on no item were left out: ${unresolved.map((field) => JSON.stringify(field.label)).join(", ")}.`,
   );
@@ -100,30 +110,30 @@ function checkFields(
  * or sort, then fields, then one page. Every filter, sort, groupBy or metric path that resolves
  * on no item is reported at once (FILTER_PATH_UNRESOLVED).
  */
-export function pageCollection(
+export function* pageCollection(
   plan: Extract<CollectionPlan, { kind: "collection" }>,
   base: PageBase,
   notes: PlanNotes,
   pointer: string,
   unit: "items" | "entries",
-): QueryResult {
+): Work<QueryResult> {
   const items = plan.items;
   const where = notes.inferredResponsePath ?? pointer;
-  const filtered = filterItems(items, plan.filters);
+  const filtered = yield* filterItems(items, plan.filters);
   const indices = filtered.indices;
   const extra: Partial<PageSpec> = {};
   if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied;
   if (plan.aggregate !== null) {
-    const aggregated = aggregateCandidates(items, indices, plan.aggregate);
+    const aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
     const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
     if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
-    return pageRows(plan, aggregated.rows, aggregated.skipped, base, notes, pointer, extra);
+    return yield* pageRows(plan, aggregated.rows, aggregated.skipped, base, notes, pointer, extra);
   }
   const total = indices === null ? items.length : indices.length;
   let positions: Int32Array | null = null;
   const unresolved = [...filtered.unresolved];
   if (plan.sort !== null) {
-    const sorted = sortCandidates(
+    const sorted = yield* sortCandidates(
       items,
       indices,
       plan.sort,
@@ -174,7 +184,7 @@ export function pageCollection(
 }
 
 /** Pages aggregate rows (`pageUnit: "rows"`), sorted by `sort` when given (row labels first). */
-function pageRows(
+function* pageRows(
   plan: Extract<CollectionPlan, { kind: "collection" }>,
   rows: Record<string, unknown>[],
   skipped: number,
@@ -182,11 +192,11 @@ function pageRows(
   notes: PlanNotes,
   pointer: string,
   extra: Partial<PageSpec>,
-): QueryResult {
+): Work<QueryResult> {
   let positions: Int32Array | null = null;
   if (plan.sort !== null) {
     const labels = rows.length === 0 ? [] : Object.keys(rows[0] as object);
-    const sorted = sortCandidates(
+    const sorted = yield* sortCandidates(
       rows,
       null,
       plan.sort,
@@ -254,11 +264,15 @@ export function pageSingle(
 }
 
 /** Pages a selection without fields, filters or objectMode: items, entries in key order, or a scalar. */
-export function pagePlain(selection: SelectedValue, base: PageBase, notes: PlanNotes): QueryResult {
+export function* pagePlain(
+  selection: SelectedValue,
+  base: PageBase,
+  notes: PlanNotes,
+): Work<QueryResult> {
   const value = selection.value;
   const pointer = selection.pointer;
   if (Array.isArray(value)) {
-    return pageCollection(
+    return yield* pageCollection(
       {
         kind: "collection",
         items: value,
@@ -333,64 +347,6 @@ export function pageDescribe(
     elementAt: (index) => ({ value: plan.keyAt(index), pointer: selection.pointer }),
     compactionReason: "item_size_limit",
     matchLimited: false,
-    ...inferredOf(selection),
-  });
-}
-
-/**
- * The jsonPath rows a text search walks: each pointer once, and no row inside another row (as
- * `$..*` selects), so every string is searched, and counted, once.
- */
-function outermostRows(rows: readonly Record<string, unknown>[]): SearchRoot[] {
-  const pointers = new Set(rows.map((row) => row.pointer as string));
-  const roots: SearchRoot[] = [];
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const pointer = row.pointer as string;
-    if (seen.has(pointer)) continue;
-    seen.add(pointer);
-    let inside = false;
-    for (let cut = pointer.lastIndexOf("/"); cut >= 0 && !inside; ) {
-      inside = pointers.has(pointer.slice(0, cut));
-      cut = cut === 0 ? -1 : pointer.lastIndexOf("/", cut - 1);
-    }
-    if (!inside) roots.push({ pointer, value: row.value });
-  }
-  return roots;
-}
-
-/** Answers textSearch: match contexts under the selection (or the jsonPath rows), paged by matches. */
-export function pageTextSearch(
-  request: QueryRequest,
-  selection: SelectedValue,
-  rows: readonly Record<string, unknown>[] | null,
-  base: PageBase,
-  context: QueryContext,
-): QueryResult {
-  const search = request.textSearch as NonNullable<QueryRequest["textSearch"]>;
-  const count = Math.min(base.pageSize, context.limits.textSearchMatchesPerPage);
-  const roots =
-    rows === null ? [{ pointer: selection.pointer, value: selection.value }] : outermostRows(rows);
-  const outcome = searchText(roots, {
-    query: search.query,
-    caseSensitive: search.caseSensitive ?? false,
-    offset: base.offset,
-    count,
-    contextChars: context.limits.textSearchContextChars,
-  });
-  checkOffset(base.offset, outcome.total);
-  return buildPage({
-    ...base,
-    layout: { kind: "array" },
-    unit: "matches",
-    total: outcome.total,
-    limit: Math.min(count, outcome.total - base.offset),
-    elementAt: (index) => {
-      const match = outcome.matches[index - base.offset] as Record<string, unknown>;
-      return { value: match, pointer: match.pointer as string };
-    },
-    compactionReason: "item_size_limit",
-    matchLimited: true,
     ...inferredOf(selection),
   });
 }

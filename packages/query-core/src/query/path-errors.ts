@@ -1,4 +1,5 @@
 import { ContractError } from "@bounded-mcp/contract";
+import { escapePointerToken } from "../pointer/pointer.js";
 import { type CompiledPath, compileField, resolvesOnAny } from "./compiled-path.js";
 import { isJsonObject } from "./json-values.js";
 
@@ -25,9 +26,43 @@ function sampleKeys(items: readonly unknown[]): string[] {
   return [...keys];
 }
 
+/** The pointer a dotted path (`a.b.c`, `/a.b.c`) spells: `/a/b/c`; null when it has no dot. */
+function dottedPointer(label: string): string | null {
+  const body = label.startsWith("/") ? label.slice(1) : label;
+  if (!body.includes(".")) return null;
+  const tokens = body.split("/").flatMap((token) => token.split("."));
+  if (tokens.some((token) => token === "")) return null;
+  return `/${tokens.map(escapePointerToken).join("/")}`;
+}
+
 /**
- * INVALID_FIELD_PATH with `suggestedField` when a literal field is a key of no item but its
- * pointer form `/field` resolves (never silently changing its meaning); null when none does.
+ * The pointer a path that resolves on no item was probably meant as, when that pointer resolves
+ * on some item: `/key` for a literal key (`name`), `/a/b/c` for a path written with dots
+ * (`a.b.c` or `/a.b.c`, as jq or JavaScript would write it). Null when neither resolves; never
+ * applied silently, only suggested.
+ */
+export function suggestedPointerFor(path: CompiledPath, items: readonly unknown[]): string | null {
+  const candidates: string[] = [];
+  if (path.literal) candidates.push(`/${path.label}`);
+  const dotted = dottedPointer(path.label);
+  if (dotted !== null && dotted !== path.label) candidates.push(dotted);
+  for (const candidate of candidates) {
+    const compiled = compileFieldOrNull(candidate);
+    if (compiled !== null && resolvesOnAny(items, null, compiled)) return candidate;
+  }
+  return null;
+}
+
+/** Why a suggested pointer is what was meant: a literal key, or dots that are no separators. */
+function suggestionReason(label: string, suggested: string): string {
+  return suggested === `/${label}`
+    ? 'a path without a leading "/" is one literal key of each item'
+    : 'a pointer separates its tokens with "/", and a dot is part of a key';
+}
+
+/**
+ * INVALID_FIELD_PATH with `suggestedField` when a field resolves on no item but its pointer form
+ * (`/field`, or `/a/b` for `a.b`) does (never silently changing its meaning); null when none does.
  */
 export function suggestedFieldError(
   fields: readonly CompiledPath[],
@@ -35,13 +70,16 @@ export function suggestedFieldError(
   pointer: string,
 ): ContractError | null {
   for (const field of fields) {
-    if (!field.literal) continue;
-    const asPointer = compileFieldOrNull(`/${field.label}`);
-    if (asPointer !== null && resolvesOnAny(items, null, asPointer)) {
+    if (resolvesOnAny(items, null, field)) continue;
+    const suggested = suggestedPointerFor(field, items);
+    if (suggested !== null) {
       return new ContractError({
         code: "INVALID_FIELD_PATH",
-        message: `Field "${field.label}" is not a key of the items of ${where(pointer)}, but "/${field.label}" resolves: a field without a leading "/" is a literal key. Did you mean "/${field.label}"?`,
-        details: { field: field.label, suggestedField: `/${field.label}` },
+        message:
+          suggested === `/${field.label}`
+            ? `Field "${field.label}" is not a key of the items of ${where(pointer)}, but "${suggested}" resolves: a field without a leading "/" is a literal key. Did you mean "${suggested}"?`
+            : `Field "${field.label}" resolves on no item of ${where(pointer)}, but "${suggested}" does: ${suggestionReason(field.label, suggested)}. Did you mean "${suggested}"?`,
+        details: { field: field.label, suggestedField: suggested },
       });
     }
   }
@@ -93,16 +131,29 @@ export function unresolvedPaths(
   const first = (unresolved[0] as UnresolvedPath).path;
   const labels = [...new Set(unresolved.map((entry) => entry.path.label))];
   const details: Record<string, unknown> = { path: first.label, paths: labels, itemKeys };
+  // A literal key whose pointer form resolves, or a path written with dots (`a.b.c`), suggests
+  // the pointer that resolves: the first such path's in suggestedPath, every one's in
+  // suggestedPaths when there are several.
+  const suggestions = new Map<string, string>();
   if (fixedItemKeys === undefined) {
-    const literal = unresolved.find((entry) => {
-      if (!entry.path.literal) return false;
-      const asPointer = compileFieldOrNull(`/${entry.path.label}`);
-      return asPointer !== null && resolvesOnAny(items, null, asPointer);
-    });
-    if (literal !== undefined) details.suggestedPath = `/${literal.path.label}`;
+    for (const entry of unresolved) {
+      const suggested = suggestedPointerFor(entry.path, items);
+      if (suggested !== null && !suggestions.has(entry.path.label)) {
+        suggestions.set(entry.path.label, suggested);
+      }
+    }
   }
+  const [firstSuggestion] = suggestions;
+  if (firstSuggestion !== undefined) details.suggestedPath = firstSuggestion[1];
+  if (suggestions.size > 1) details.suggestedPaths = Object.fromEntries(suggestions);
+  const named = [...suggestions].map(([label, suggested]) =>
+    suggestions.size === 1 ? `"${suggested}"` : `"${suggested}" for "${label}"`,
+  );
+  const dotted = [...suggestions].some(([label, suggested]) => suggested !== `/${label}`);
   const hint =
-    details.suggestedPath === undefined ? "" : ` Did you mean "${String(details.suggestedPath)}"?`;
+    firstSuggestion === undefined
+      ? ""
+      : ` Did you mean ${named.join(", ")}?${dotted ? ` (${suggestionReason("", "")}.)` : ""}`;
   const keys = `Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}.`;
   const only = unresolved[0] as UnresolvedPath;
   const message =

@@ -1,6 +1,7 @@
 import { ContractError, metricLabel, type QueryRequest } from "@bounded-mcp/contract";
 import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
+import { inChunks, type Work } from "../schedule/work.js";
 import type { CompiledAggregate } from "./aggregate-rows.js";
 import {
   type CompiledPath,
@@ -115,16 +116,17 @@ function arrayPointerOf(base: string): (index: number) => string {
 /**
  * The keys and values of an object, in key order: objectMode "entries" without row objects. The
  * key list of a large object is the one remembered for that parsed document (keysOf), so repeated
- * queries on one keyed object enumerate it once; documents are treated as immutable.
+ * queries on one keyed object enumerate it once; documents are treated as immutable. The values
+ * are read in chunks that yield (SPEC.md §9 rule 6).
  */
-export function splitEntries(object: Record<string, unknown>): {
-  keys: readonly string[];
-  values: unknown[];
-} {
+export function* splitEntries(
+  object: Record<string, unknown>,
+): Work<{ keys: readonly string[]; values: unknown[] }> {
   const keys = keysOf(object);
   const values = new Array<unknown>(keys.length);
-  for (let index = 0; index < keys.length; index += 1)
-    values[index] = object[keys[index] as string];
+  yield* inChunks(keys.length, (start, end) => {
+    for (let index = start; index < end; index += 1) values[index] = object[keys[index] as string];
+  });
   return { keys, values };
 }
 
@@ -356,11 +358,11 @@ function planWithoutCollection(
  * object. Throws ContractError for the SPEC.md §4 failures (INVALID_RESPONSE_CONTROLS, AMBIGUOUS_COLLECTION,
  * OBJECT_MODE_REQUIRED, INVALID_FIELD_PATH).
  */
-export function planCollection(
+export function* planCollection(
   request: QueryRequest,
   selection: SelectedValue,
   notes: PlanNotes,
-): CollectionPlan {
+): Work<CollectionPlan> {
   const fields = (request.fields ?? []).map(compileField);
   const filters = compileFilters(request.filters ?? []);
   const extensions: Extensions = {
@@ -376,7 +378,7 @@ export function planCollection(
         details: { field: "objectMode", expected: "a responsePath that selects an object" },
       });
     }
-    const { keys, values } = splitEntries(value);
+    const { keys, values } = yield* splitEntries(value);
     const rebase = (path: CompiledPath): CompiledPath => rebaseOnEntries(path, keys);
     return {
       kind: "collection",

@@ -15,4 +15,9 @@ export interface QueryContext {
   limits: Limits;
   /** `text/plain` artifacts are queried as the document `{"lines": [...]}` the caller passes in. */
   mediaType?: ArtifactMediaType;
+  /**
+   * Monotonic milliseconds (e.g. `performance.now`), the clock of the textSearch work limit and
+   * of runQueryAsync's slices. runQuery without it applies no time limit; tests inject one.
+   */
+  now?: () => number;
 }

@@ -143,11 +143,11 @@ describe("runQuery: textSearch (§4.9)", () => {
         "responseMeta": {
           "complete": false,
           "contractVersion": 3,
-          "nextCursor": "AQR0ZXN0AppZN6DFWdfUCXO9e_CR4f8",
+          "nextCursor": "AgR0ZXN0AlMJerGo_T4JYlnDTiX_ia3G",
           "pageUnit": "matches",
           "remainingCount": 1,
           "returnedCount": 2,
-          "serializedBytes": 509,
+          "serializedBytes": 510,
           "totalCount": 3,
           "truncated": true,
           "truncationReason": "match_limit",

@@ -6,18 +6,19 @@ import {
   type QueryToolOutput,
 } from "@bounded-mcp/contract";
 import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
+import { runInSlices, runToEnd, type SliceOptions, type Work } from "../schedule/work.js";
 import { compileField } from "./compiled-path.js";
 import { compileAggregate, compileSort, extensionsUsed } from "./extensions.js";
 import { compileFilters } from "./filters.js";
-import { selectJsonPathRows } from "./json-path.js";
+import { emptyJsonPathWarning, selectJsonPathRows } from "./json-path.js";
 import {
   type PageBase,
   pageCollection,
   pageDescribe,
   pagePlain,
   pageSingle,
-  pageTextSearch,
 } from "./page-selection.js";
+import { pageTextSearch, type SearchResume } from "./page-text-search.js";
 import { type PlanNotes, planCollection } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import { type SelectedValue, selectResponsePath } from "./select-path.js";
@@ -49,30 +50,42 @@ function checkCombination(request: QueryRequest): void {
   }
 }
 
-function readCursorOffset(request: QueryRequest, context: QueryContext, viewHash: string): number {
-  if (request.cursor === undefined) return 0;
+function readCursor(request: QueryRequest, context: QueryContext, viewHash: string): SearchResume {
+  if (request.cursor === undefined) return { offset: 0 };
   const decoded = decodeCursor(context.keyRing, request.cursor, {
     artifactId: request.artifactId,
     scopeHash: context.scopeHash,
     viewHash,
   });
-  if (decoded.ok) return decoded.offset;
-  const why = {
-    malformed: "is malformed",
-    unknown_key: "was signed by a key this server does not know",
-    mismatch: "was issued for another artifact or other arguments",
-  }[decoded.reason];
+  if (decoded.ok) {
+    if (decoded.position === undefined) return { offset: decoded.offset };
+    // Only a textSearch scan resumes at a position; a page of anything else never carries one.
+    if (request.textSearch !== undefined)
+      return { offset: decoded.offset, position: decoded.position };
+  }
+  const why = decoded.ok
+    ? "was issued for other arguments"
+    : {
+        malformed: "is malformed",
+        unknown_key: "was signed by a key this server does not know",
+        mismatch: "was issued for another artifact or other arguments",
+      }[decoded.reason];
   throw new ContractError({
     code: "INVALID_RESPONSE_CURSOR",
     message: `The cursor ${why}. Send it back with every other argument unchanged, or drop it to start from the first page.`,
-    details: { reason: decoded.reason },
+    details: { reason: decoded.ok ? "mismatch" : decoded.reason },
   });
 }
 
-function answer(document: unknown, request: QueryRequest, context: QueryContext): QueryResult {
+function* answer(
+  document: unknown,
+  request: QueryRequest,
+  context: QueryContext,
+): Work<QueryResult> {
   checkCombination(request);
   const viewHash = computeViewHash(request, context.responseRoot);
-  const offset = readCursorOffset(request, context, viewHash);
+  const resume = readCursor(request, context, viewHash);
+  const offset = resume.offset;
   const rows =
     request.jsonPath === undefined ? null : selectJsonPathRows(document, request.jsonPath);
   const selection: SelectedValue =
@@ -90,27 +103,31 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
     responsePath: selection.responsePath,
     inlineBytes: Math.min(context.limits.inlineBytes, context.limits.hardBytes),
     sourceTruncated: context.sourceTruncated,
-    nextCursor: (next) =>
+    nextCursor: (next, position) =>
       encodeCursor(context.keyRing, {
         artifactId: request.artifactId,
         scopeHash: context.scopeHash,
         viewHash,
         offset: next,
+        ...(position === undefined ? {} : { position }),
       }),
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
     extensions: extensionsUsed(request),
   };
+  if (rows !== null && rows.length === 0) {
+    warnings.push(emptyJsonPathWarning(request.jsonPath as string));
+  }
   const notes: PlanNotes = { warnings };
   if (selection.inferredResponsePath !== undefined) {
     notes.inferredResponsePath = selection.inferredResponsePath;
   }
   if (request.describe === true) return pageDescribe(selection, base, context);
   if (request.textSearch !== undefined)
-    return pageTextSearch(request, selection, rows, base, context);
+    return yield* pageTextSearch(request, selection, rows, base, context, resume);
   if (rows !== null) {
-    return pageCollection(
+    return yield* pageCollection(
       {
         kind: "collection",
         items: rows,
@@ -126,11 +143,11 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
       "items",
     );
   }
-  if (isPlainPageRequest(request)) return pagePlain(selection, base, notes);
-  const plan = planCollection(request, selection, notes);
+  if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
+  const plan = yield* planCollection(request, selection, notes);
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
-  return pageCollection(
+  return yield* pageCollection(
     plan,
     base,
     notes,
@@ -186,33 +203,74 @@ function toErrorResult(
   });
 }
 
+function settle(
+  request: QueryRequest,
+  context: QueryContext,
+  run: () => QueryResult,
+): QueryOutcome {
+  try {
+    return { result: run(), isError: false };
+  } catch (error) {
+    return failure(error, request, context);
+  }
+}
+
+function failure(error: unknown, request: QueryRequest, context: QueryContext): QueryOutcome {
+  try {
+    return { result: toErrorResult(error, request, context), isError: true };
+  } catch {
+    return {
+      result: createErrorResult({
+        code: "INVALID_RESPONSE_CONTROLS",
+        message: "The query could not be answered. Narrow responsePath or simplify the request.",
+        details: { reason: "internal" },
+      }),
+      isError: true,
+    };
+  }
+}
+
 /**
- * Answers one `query_response_artifact` request (CONTRACT-v3 §3 to §5) over an already parsed
+ * Answers one `query_response_artifact` request (SPEC.md §3 to §5, §9) over an already parsed
  * document: responsePath with responseRoot fallback, jsonPath rows, collection inference, prefix
  * recovery, objectMode entries, filters with honest counts, projection, describe, textSearch, and
  * one page cut to `limits.inlineBytes` with a signed cursor bound to the view. Never throws: every
  * failure is an error result with a §6 code (at most 4096 bytes). `request` must come from the
  * contract's parseQueryRequest; a text/plain artifact is passed as its `{"lines": [...]}` document.
+ * Runs to the end without pausing; `context.now`, when given, is the clock of the textSearch work
+ * limit (`limits.queryWorkMs`); without it no time limit applies. A server with several callers
+ * uses runQueryAsync, which answers the same and lets other callers run.
  */
 export function runQuery(
   document: unknown,
   request: QueryRequest,
   context: QueryContext,
 ): QueryOutcome {
+  return settle(request, context, () => runToEnd(answer(document, request, context), context.now));
+}
+
+/** How runQueryAsync shares the process: the slice length and how it pauses. */
+export type QueryScheduleOptions = Omit<SliceOptions, "now">;
+
+/**
+ * Answers like runQuery, in slices (§9 rule 6): the long loops of a query (filters, sort,
+ * aggregate, entry and key scans, textSearch) yield every few thousand items, and once `sliceMs`
+ * (50 by default) of work have passed the query awaits `pause` (the next `setImmediate` by
+ * default), so a cheap query of another caller waits at most about one slice. The clock is
+ * `context.now`, else `performance.now`; the textSearch work limit counts work time only, not
+ * the time spent paused. Never rejects.
+ */
+export async function runQueryAsync(
+  document: unknown,
+  request: QueryRequest,
+  context: QueryContext,
+  options: QueryScheduleOptions = {},
+): Promise<QueryOutcome> {
+  const now = context.now ?? (() => performance.now());
   try {
-    return { result: answer(document, request, context), isError: false };
+    const work = answer(document, request, context);
+    return { result: await runInSlices(work, { ...options, now }), isError: false };
   } catch (error) {
-    try {
-      return { result: toErrorResult(error, request, context), isError: true };
-    } catch {
-      return {
-        result: createErrorResult({
-          code: "INVALID_RESPONSE_CONTROLS",
-          message: "The query could not be answered. Narrow responsePath or simplify the request.",
-          details: { reason: "internal" },
-        }),
-        isError: true,
-      };
-    }
+    return failure(error, request, context);
   }
 }
