@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { QUERY_TOOL_NAME } from "./limits.js";
 
-/** An artifact id (§7): 20..100 url-safe characters, unguessable. */
+/** An artifact id (SPEC.md §7): 20..100 url-safe characters, unguessable. */
 export const ARTIFACT_ID_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 /** An artifact id as it appears in envelopes; requests take any string and answer INVALID_ARTIFACT_HANDLE. */
 export const ArtifactIdSchema = z.string().regex(ARTIFACT_ID_PATTERN);
@@ -19,7 +19,7 @@ export type ArtifactMediaType = z.infer<typeof ArtifactMediaTypeSchema>;
  */
 export const PointerSchema = z.string().regex(/^(\/[\s\S]*)?$/);
 
-/** The artifact reference of a bounded envelope (§2) and of a descriptor (§8). */
+/** The artifact reference of a bounded envelope (SPEC.md §2) and of a descriptor (§8). */
 export const ArtifactRefSchema = z.strictObject({
   id: ArtifactIdSchema,
   uri: z.string().optional(),

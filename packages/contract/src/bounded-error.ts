@@ -24,7 +24,7 @@ const GUIDANCE: Readonly<Record<BoundedErrorCode, string>> = {
 };
 
 /**
- * The bounded error result of §2: what replaces a tool result over artifactMaxBytes, or one the
+ * The bounded error result of SPEC.md §2: what replaces a tool result over artifactMaxBytes, or one the
  * store could not take. `success: false`, the preview (or null) in `data`, no artifact reference,
  * and `error: {code, message, details}`; the transport layer sets `isError: true`. The message is
  * cut to 2048 characters and strings in details to 120 (details are copied as JSON data); `data`

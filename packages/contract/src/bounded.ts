@@ -15,7 +15,7 @@ export const BoundedErrorResponseMetaSchema = z.strictObject({
 /** responseMeta of a bounded error (no artifact). */
 export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;
 
-/** responseMeta of a bounded envelope (§2): the result was stored, `data` is a preview. */
+/** responseMeta of a bounded envelope (SPEC.md §2): the result was stored, `data` is a preview. */
 export const BoundedResponseMetaSchema = BoundedErrorResponseMetaSchema.extend({
   sourceTruncated: z.boolean().optional(),
   artifact: ArtifactRefSchema,
@@ -24,7 +24,7 @@ export const BoundedResponseMetaSchema = BoundedErrorResponseMetaSchema.extend({
 export type BoundedResponseMeta = z.infer<typeof BoundedResponseMetaSchema>;
 
 /**
- * What an oversized tool result becomes (§2): a deterministic preview in `data`, the artifact
+ * What an oversized tool result becomes (SPEC.md §2): a deterministic preview in `data`, the artifact
  * reference in `responseMeta.artifact`, and guidance on querying it.
  */
 export const BoundedEnvelopeSchema = z.strictObject({
@@ -36,13 +36,13 @@ export const BoundedEnvelopeSchema = z.strictObject({
 /** The bounded envelope that replaces an oversized tool result. */
 export type BoundedEnvelope = z.infer<typeof BoundedEnvelopeSchema>;
 
-/** The codes a bounding (not a query) can fail with: the result was not stored (§2, §6). */
+/** The codes a bounding (not a query) can fail with: the result was not stored (SPEC.md §2, §6). */
 export const BOUNDED_ERROR_CODES = ["ARTIFACT_TOO_LARGE", "ARTIFACT_STORE_UNAVAILABLE"] as const;
 /** One of BOUNDED_ERROR_CODES. */
 export type BoundedErrorCode = (typeof BOUNDED_ERROR_CODES)[number];
 
 /**
- * A result too large to store, or one the store refused (§2): `isError: true`, `success: false`,
+ * A result too large to store, or one the store refused (SPEC.md §2): `isError: true`, `success: false`,
  * the preview when one could be built (else null), and the error. The payload is never inlined.
  */
 export const BoundedErrorSchema = z.strictObject({

@@ -3,7 +3,7 @@ import { ArtifactRefSchema } from "./artifact.js";
 import { CONTRACT_VERSION } from "./limits.js";
 
 /**
- * What `resources/read` of `artifact://<namespace>/<id>` returns (§8): the artifact reference and
+ * What `resources/read` of `artifact://<namespace>/<id>` returns (SPEC.md §8): the artifact reference and
  * guidance, at most 8192 bytes, never payload (`rawReadable` is always false).
  */
 export const DescriptorSchema = z.strictObject({

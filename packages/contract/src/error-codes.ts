@@ -1,5 +1,5 @@
 /**
- * The stable error codes of contract v3 (CONTRACT-v3.md §6). Each tells the caller how to correct
+ * The stable error codes of contract v3 (SPEC.md §6). Each tells the caller how to correct
  * the call; the value is the doc line shown in documentation and tests.
  */
 export const ERROR_CODES = Object.freeze({

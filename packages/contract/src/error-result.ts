@@ -8,7 +8,7 @@ export interface ErrorResultInput {
   code: ErrorCode;
   /** How to correct the call; cut to maxErrorMessageChars (2048). */
   message: string;
-  /** The §6 details of the code; echoed strings are cut to maxEchoChars (120). */
+  /** The SPEC.md §6 details of the code; echoed strings are cut to maxEchoChars (120). */
   details?: Record<string, unknown>;
   /** The caller's artifactId as sent (echoed, cut to 120 characters); null when there was none. */
   artifactId?: string | null;
@@ -206,7 +206,7 @@ function shrinkDetails(parts: Parts): QueryErrorResult {
 }
 
 /**
- * The error envelope of query_response_artifact (§5, §6): `response.error = {code, message,
+ * The error envelope of query_response_artifact (SPEC.md §5, §6): `response.error = {code, message,
  * details?}` and a responseMeta that claims no page. It always fits maxErrorEnvelopeBytes (4096):
  * echoed strings (artifactId, responsePath, strings in details) are cut to 120 characters, the
  * message to 2048; a `details.suggestedRequest` that does not fit is dropped and

@@ -109,19 +109,19 @@ export const QUERY_TOOL_OUTPUT_SCHEMA: JsonSchemaObject = toClientJsonSchema(
   "output",
 );
 
-/** The bounded envelope of an oversized result (§2), for rewriting an upstream outputSchema. */
+/** The bounded envelope of an oversized result (SPEC.md §2), for rewriting an upstream outputSchema. */
 export const BOUNDED_ENVELOPE_JSON_SCHEMA: JsonSchemaObject = toClientJsonSchema(
   BoundedEnvelopeSchema,
   "output",
 );
 
-/** The bounded error (§2), for rewriting an upstream outputSchema. */
+/** The bounded error (SPEC.md §2), for rewriting an upstream outputSchema. */
 export const BOUNDED_ERROR_JSON_SCHEMA: JsonSchemaObject = toClientJsonSchema(
   BoundedErrorSchema,
   "output",
 );
 
-/** The artifact descriptor resource (§8). */
+/** The artifact descriptor resource (SPEC.md §8). */
 export const DESCRIPTOR_JSON_SCHEMA: JsonSchemaObject = toClientJsonSchema(
   DescriptorSchema,
   "output",

@@ -1,5 +1,5 @@
 /**
- * Default limits of contract v3 (CONTRACT-v3.md §1). Every one is configurable by the embedding
+ * Default limits of contract v3 (SPEC.md §1). Every one is configurable by the embedding
  * code; these are the values a caller can rely on when nothing is configured.
  */
 export const DEFAULT_LIMITS = Object.freeze({

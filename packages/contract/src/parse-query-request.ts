@@ -348,7 +348,7 @@ function parseChecked(input: unknown): ParseQueryRequestResult {
 }
 
 /**
- * Validates the arguments of query_response_artifact against the strict contract (§3) and turns
+ * Validates the arguments of query_response_artifact against the strict contract (SPEC.md §3) and turns
  * the first problem into the one error the caller sees: INVALID_RESPONSE_CONTROLS with `details`
  * `{field, expected, suggestedKey?}` (`field` the dotted, indexed path such as "filters[2].op";
  * `suggestedKey` the camelCase name of a snake_case or other case variant). Conflicting arguments

@@ -46,7 +46,7 @@ async function serve(
   return { bounded, connection, call };
 }
 
-/** Checks the §2 invariants every envelope result has, and returns the envelope. */
+/** Checks the SPEC.md §2 invariants every envelope result has, and returns the envelope. */
 function envelopeOf(result: CallToolResult) {
   const first = result.content[0];
   expect(first?.type).toBe("text");

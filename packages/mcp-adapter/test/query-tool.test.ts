@@ -33,7 +33,7 @@ async function setUp(options: Parameters<typeof createTestAdapter>[0] = {}) {
   return callers;
 }
 
-/** Calls the query tool and checks §5: the same JSON in structuredContent and text. */
+/** Calls the query tool and checks SPEC.md §5: the same JSON in structuredContent and text. */
 async function query(connection: Connection, argumentsValue: Record<string, unknown>) {
   const result = (await connection.client.callTool({
     name: "query_response_artifact",

@@ -5,7 +5,7 @@ import type { ArtifactMediaType } from "@bounded-mcp/contract";
  * never returns an artifact whose `expiresAt` is at or before "now" (its injected clock).
  */
 export interface ArtifactMeta {
-  /** The artifact id (CONTRACT-v3.md §7); also the store key. */
+  /** The artifact id (SPEC.md §7); also the store key. */
   id: string;
   /** Hash of the caller scope the artifact is bound to; compared by the adapter, not the store. */
   scopeHash: string;

@@ -19,7 +19,7 @@ export function sha256(text: string): string {
 }
 
 /**
- * The bounded envelope of a result, after checking the CONTRACT-v3 §2 invariants: the same JSON in
+ * The bounded envelope of a result, after checking the SPEC.md §2 invariants: the same JSON in
  * structuredContent and the first text block, under previewBytes, and a resource link to
  * `artifact://n8n-mcp/<id>` after it.
  */

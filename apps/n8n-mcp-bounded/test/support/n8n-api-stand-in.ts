@@ -61,7 +61,7 @@ function route(request: IncomingMessage, response: ServerResponse): void {
  * Starts a node:http stand-in of the n8n public API on 127.0.0.1 (port 0): GET /api/v1/workflows/:id
  * (the generated workflows above, else 404), GET /api/v1/executions (the first `limit` executions
  * and a nextCursor) and GET /api/v1/workflows (empty). n8n itself needs Node 24; n8n-mcp needs
- * WEBHOOK_SECURITY_MODE=moderate to call 127.0.0.1 (SDK-NOTES.md 11).
+ * WEBHOOK_SECURITY_MODE=moderate to call 127.0.0.1 (docs/sdk-notes.md 11).
  */
 export async function startN8nApiStandIn(): Promise<N8nApiStandIn> {
   const requests: string[] = [];

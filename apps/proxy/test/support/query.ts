@@ -2,7 +2,7 @@ import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
 
-/** A bounded envelope as the tests read it (the contract's §2 shape). */
+/** A bounded envelope as the tests read it (the SPEC.md §2 shape). */
 export interface Envelope {
   success: boolean;
   data: unknown;

@@ -4,7 +4,7 @@ import type { KeyRing } from "@bounded-mcp/query-core";
 const ID_MAC_BYTES = 18;
 
 /**
- * The artifact id of a payload for a caller (CONTRACT-v3.md §7): a keyed MAC (the ring's signing
+ * The artifact id of a payload for a caller (SPEC.md §7): a keyed MAC (the ring's signing
  * key) over the scope hash and the payload's sha256, as 24 base64url characters. The same payload
  * for the same caller gets the same id (a repeated call reuses its artifact); without the keys an
  * id can neither be guessed nor linked to its content. Matches ARTIFACT_ID_PATTERN.

@@ -14,8 +14,8 @@ export interface ParseCacheCounters {
 }
 
 /**
- * Parsed artifacts kept in memory so repeated queries neither re-read nor re-parse (issue item
- * 3). Least recently used entries are evicted once the sum of their payload bytes passes
+ * Parsed artifacts kept in memory so repeated queries neither re-read nor re-parse (a page of a
+ * warm artifact must cost a fraction of one parse). Least recently used entries are evicted once the sum of their payload bytes passes
  * `maxBytes`; an entry larger than the whole budget is not kept. The budget counts payload bytes,
  * not heap: a parsed JSON document takes several times its text in memory.
  */

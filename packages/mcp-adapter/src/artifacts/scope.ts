@@ -55,7 +55,7 @@ export function deriveLocalScope(keyRing: KeyRing, namespace: string): CallerSco
 }
 
 /**
- * Creates the scope finder of one adapter (CONTRACT-v3.md §7): the resolver's answer when it
+ * Creates the scope finder of one adapter (SPEC.md §7): the resolver's answer when it
  * gives one, else the HTTP principal (`AuthInfo.clientId`), else the session id, else the local
  * scope. Values are hashed with the namespace and their kind, so a session id can never collide
  * with a client id of the same spelling.

@@ -133,7 +133,7 @@ function resourceLink(uri: string, ref: ArtifactRef): CallToolResult["content"][
 }
 
 /**
- * Creates the bounding engine (CONTRACT-v3.md §1, §2): a result at or under inlineBytes is
+ * Creates the bounding engine (SPEC.md §1, §2): a result at or under inlineBytes is
  * returned unchanged (the same object); a larger one is stored exactly as received and replaced
  * by the bounded envelope, identical in structuredContent and as compact JSON text, followed by a
  * resource_link when links are on. isError and `_meta` are kept. A payload over artifactMaxBytes

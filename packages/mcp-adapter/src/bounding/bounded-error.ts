@@ -1,7 +1,7 @@
 import { type BoundedError, createBoundedError } from "@bounded-mcp/contract";
 import { compactPreview, envelopeBudget, SAMPLE_LADDER } from "@bounded-mcp/query-core";
 
-/** Why a result could not become an artifact (CONTRACT-v3.md §2, §6). */
+/** Why a result could not become an artifact (SPEC.md §2, §6). */
 export type BoundingFailure =
   | { code: "ARTIFACT_TOO_LARGE"; byteLength: number; limit: number }
   | { code: "ARTIFACT_STORE_UNAVAILABLE" };

@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 export interface Measurement {
   /**
    * The size that decides bounding. At or under the budget it is the exact compact JSON of the
-   * result (CONTRACT-v3.md §1); over it, a lower bound computed without scanning the text (the
+   * result (SPEC.md §1); over it, a lower bound computed without scanning the text (the
    * UTF-16 lengths of content text, binary data and structuredContent JSON: each code unit is at
    * least one UTF-8 byte), since any figure over the budget leads to the same decision.
    */

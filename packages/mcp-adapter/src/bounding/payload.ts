@@ -3,7 +3,7 @@ import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-/** What gets stored for an oversized result (CONTRACT-v3.md §2 "What is stored"). */
+/** What gets stored for an oversized result (SPEC.md §2 "What is stored"). */
 export interface Payload {
   /** The stored bytes: the text exactly as received, or the compact JSON of a value. */
   text: string;

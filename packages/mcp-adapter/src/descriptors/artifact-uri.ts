@@ -1,4 +1,4 @@
-/** The descriptor URI of an artifact (CONTRACT-v3.md §8). */
+/** The descriptor URI of an artifact (SPEC.md §8). */
 export function formatArtifactUri(namespace: string, id: string): string {
   return `artifact://${namespace}/${id}`;
 }

@@ -1,11 +1,11 @@
 import { CONTRACT_VERSION, type Descriptor, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import type { ArtifactMeta } from "@bounded-mcp/stores";
 
-/** Largest descriptor, in bytes (CONTRACT-v3.md §1). */
+/** Largest descriptor, in bytes (SPEC.md §1). */
 export const MAX_DESCRIPTOR_BYTES = 8192;
 
 /**
- * The descriptor of an artifact (CONTRACT-v3.md §8): its reference and how to query it, never
+ * The descriptor of an artifact (SPEC.md §8): its reference and how to query it, never
  * its payload (`rawReadable: false`). At most 8192 bytes: metadata is bounded by the contract
  * (six primary paths of at most 500 characters each), and paths are dropped from the end if a
  * pathological set would still not fit.

@@ -8,7 +8,7 @@ import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
 import { parseArtifactUri } from "./artifact-uri.js";
 import { createDescriptor } from "./descriptor.js";
 
-/** MCP's "resource not found" code (SDK-NOTES.md 3); a plain throw would become -32603. */
+/** MCP's "resource not found" code (docs/sdk-notes.md 3); a plain throw would become -32603. */
 export const RESOURCE_NOT_FOUND = -32002;
 
 /** Reads one descriptor resource; throws the uniform McpError -32002 when it is not available. */
@@ -28,7 +28,7 @@ export function descriptorUnavailable(uri: string): McpError {
 }
 
 /**
- * Creates the reader behind `artifact://<namespace>/{id}` (CONTRACT-v3.md §8): the descriptor
+ * Creates the reader behind `artifact://<namespace>/{id}` (SPEC.md §8): the descriptor
  * JSON (at most 8192 bytes) for the caller's own artifacts, never their payload; metadata only,
  * so the body is neither read nor parsed.
  */

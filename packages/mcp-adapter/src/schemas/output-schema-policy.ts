@@ -43,7 +43,7 @@ export interface OutputSchemaDecision {
 /** The tool fields the policy reads: its name and its own (original) outputSchema. */
 export type ToolOutputShape = Pick<Tool, "name" | "outputSchema">;
 
-/** outputSchema handling for every tool of a server (CONTRACT-v3 §2, SDK-NOTES.md 4-5). */
+/** outputSchema handling for every tool of a server (SPEC.md §2, docs/sdk-notes.md 4-5). */
 export interface OutputSchemaPolicy {
   /** The effective options of a tool; warns once when includeOutputSchema overrides the other. */
   decide(tool: ToolOutputShape): OutputSchemaDecision;

@@ -22,7 +22,7 @@ export class KeyRingError extends BoundedMcpError<"INVALID_KEY_RING"> {
 }
 
 /**
- * The keys shared by every replica (CONTRACT-v3 §7): the first key signs, all keys verify, so a
+ * The keys shared by every replica (SPEC.md §7): the first key signs, all keys verify, so a
  * key can be rotated in by listing it first and retired once its cursors and ids have expired.
  * Secrets never leave the ring; callers only get MACs.
  */

@@ -1,7 +1,7 @@
 import { ContractError, DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { describeType, isJsonObject } from "../query/json-values.js";
 
-/** Where and why a pointer stopped resolving (CONTRACT-v3 §6 INVALID_RESPONSE_PATH details). */
+/** Where and why a pointer stopped resolving (SPEC.md §6 INVALID_RESPONSE_PATH details). */
 export interface PointerMiss {
   found: false;
   /** The longest prefix that resolved, as a pointer ("" for the root). */

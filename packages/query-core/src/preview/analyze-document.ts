@@ -3,7 +3,7 @@ import { escapePointerToken } from "../pointer/pointer.js";
 import { isJsonObject } from "../query/json-values.js";
 import { estimateJsonBytes, keysOf } from "./estimate-bytes.js";
 
-/** What the oversized-result side learns about a payload before storing it (CONTRACT-v3 §2). */
+/** What the oversized-result side learns about a payload before storing it (SPEC.md §2). */
 export interface DocumentAnalysis {
   /** The pointer of an envelope's single data-bearing key, else "". */
   responseRoot: string;
@@ -15,7 +15,7 @@ export interface DocumentAnalysis {
 
 /**
  * Collections need at least this many items (arrays) or object-valued entries (keyed objects, of
- * which at least half the entries hold objects, not arrays, as in CONTRACT-v3 §4.5).
+ * which at least half the entries hold objects, not arrays, as in SPEC.md §4.5).
  */
 export const MIN_COLLECTION_SIZE = 5;
 

@@ -23,7 +23,7 @@ export interface CompactionLimits {
 }
 
 /**
- * The ladder of CONTRACT-v3 §2, loosest first. Each rung caps the candidate's size, so measuring
+ * The ladder of SPEC.md §2, loosest first. Each rung caps the candidate's size, so measuring
  * a candidate never serializes more than a few hundred KiB whatever the document's size.
  */
 export const PREVIEW_LADDER: readonly Readonly<CompactionLimits>[] = Object.freeze([
@@ -63,7 +63,7 @@ export const SAMPLE_LADDER: readonly Readonly<CompactionLimits>[] = Object.freez
 const TINY_MARKER_LIMITS: CompactionLimits = { depth: 0, items: 0, keys: 0, chars: 8, nodes: 0 };
 
 /**
- * Compacts a parsed value until its compact JSON fits maxBytes (CONTRACT-v3 §2): depth, array
+ * Compacts a parsed value until its compact JSON fits maxBytes (SPEC.md §2): depth, array
  * items, object keys and string characters are cut down PREVIEW_LADDER, binary-searched for the
  * loosest rung that fits (about four candidates are built and measured, never the document).
  * Omissions are marked in place: `{"_omittedItems": n}` as an array's last item, `"_omittedKeys": n`

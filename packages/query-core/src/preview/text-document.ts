@@ -2,7 +2,7 @@
 export const TEXT_RESPONSE_ROOT = "/lines";
 
 /**
- * The document a text/plain payload is queried as (CONTRACT-v3 §2): `{"lines": [...]}`, split on
+ * The document a text/plain payload is queried as (SPEC.md §2): `{"lines": [...]}`, split on
  * "\n" exactly (a "\r" before it stays in the line, an empty last line stays), so pointers and
  * text-search offsets address the stored text without loss.
  */

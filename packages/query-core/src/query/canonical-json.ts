@@ -1,7 +1,7 @@
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit, no whitespace, undefined members left
  * out. Deep-equal JSON values (key order aside) have the same text, so it keys groups, distinct
- * sets and the order of arrays and objects (CONTRACT §9 rule 2), and it hashes cursor views.
+ * sets and the order of arrays and objects (SPEC.md §9 rule 2), and it hashes cursor views.
  * Recursive: callers pass parsed JSON, whose depth JSON.parse already bounded.
  */
 export function canonicalJson(value: unknown): string {

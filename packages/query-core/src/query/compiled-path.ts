@@ -152,7 +152,7 @@ function createPath(label: string, literal: boolean, tokens: readonly string[]):
   };
 }
 
-/** Compiles a field: a literal root key unless it starts with `/` (CONTRACT-v3 §4.2). */
+/** Compiles a field: a literal root key unless it starts with `/` (SPEC.md §4.2). */
 export function compileField(field: string): CompiledPath {
   if (!field.startsWith("/")) return createPath(field, true, [field]);
   return createPath(field, false, parsePointerAs(field, "INVALID_FIELD_PATH"));

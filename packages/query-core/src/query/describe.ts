@@ -26,7 +26,7 @@ function keyDescriptor(name: string, pointer: string, type: string, length: numb
 }
 
 /**
- * describe (CONTRACT-v3 §4.8): an array gives `{type, length, sampledItems, itemKeys}` where
+ * describe (SPEC.md §4.8): an array gives `{type, length, sampledItems, itemKeys}` where
  * itemKeys is the union of the keys of the first `sampleItems` items (pointers relative to an
  * item; a key seen with several types has them joined by `|`; length is the largest seen); an
  * object gives `{type, entryCount, keys}` with absolute pointers; a scalar `{type, length?}`.

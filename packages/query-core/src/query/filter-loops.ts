@@ -44,7 +44,7 @@ function isPrimitive(value: unknown): boolean {
 }
 
 /**
- * The inline comparison of one filter (CONTRACT-v3 §4.6), or GENERAL: `eq` and `ne` with a
+ * The inline comparison of one filter (SPEC.md §4.6), or GENERAL: `eq` and `ne` with a
  * primitive value (including null) are `===` and "resolves and `!==`", `in` with only primitive
  * candidates is a Set lookup, and ordering ops compare with a number or a string (any other value
  * orders with nothing). Each decides exactly what the filter's compiled `test` decides.

@@ -17,7 +17,7 @@ export interface PageElement {
   pointer: string;
 }
 
-/** How page elements become the result body (§5). */
+/** How page elements become the result body (SPEC.md §5). */
 export type PageLayout =
   | { kind: "array" }
   | { kind: "object" }
@@ -197,10 +197,10 @@ function finish(spec: PageSpec, draft: Draft): { result: QueryResult; bytes: num
 }
 
 /**
- * Cuts the page (CONTRACT-v3 §4.7): the largest n <= limit elements whose serialized result fits
+ * Cuts the page (SPEC.md §4.7): the largest n <= limit elements whose serialized result fits
  * inlineBytes, measuring each candidate element once; an element that alone does not fit is
  * compacted (so the offset always advances) and the page ends there. Counts, nextCursor and
- * truncationReason follow §5. The fit is checked on the final bytes and an element is dropped
+ * truncationReason follow SPEC.md §5. The fit is checked on the final bytes and an element is dropped
  * (or compacted harder) in the rare case the estimate was short.
  */
 export function buildPage(spec: PageSpec): QueryResult {

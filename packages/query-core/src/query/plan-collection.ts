@@ -96,7 +96,7 @@ function arrayChildren(object: Record<string, unknown>): string[] {
   return keys;
 }
 
-/** §4.5: at least 2 entries, at least half of them objects, and not exactly one array child. */
+/** SPEC.md §4.5: at least 2 entries, at least half of them objects, and not exactly one array child. */
 function isKeyedObject(object: Record<string, unknown>, arrayKeys: readonly string[]): boolean {
   if (arrayKeys.length === 1) return false;
   let entries = 0;
@@ -222,11 +222,11 @@ function ambiguous(message: string, candidates: string[]): ContractError {
 }
 
 /**
- * Plans fields and filters on an object selection without objectMode (§4.2 to §4.5): a keyed
+ * Plans fields and filters on an object selection without objectMode (SPEC.md §4.2 to §4.5): a keyed
  * object fails with OBJECT_MODE_REQUIRED and a ready-to-send suggestedRequest unless every pointer
  * repeats the prefix of one of its arrays; fields alone that resolve on the object itself project
- * it (exact first); else exactly one array child is selected (§4.3), a collection prefix repeated
- * by every pointer path is read relative to each item (§4.4), and mixed prefixes or several arrays
+ * it (exact first); else exactly one array child is selected (SPEC.md §4.3), a collection prefix repeated
+ * by every pointer path is read relative to each item (SPEC.md §4.4), and mixed prefixes or several arrays
  * fail with AMBIGUOUS_COLLECTION.
  */
 function planObject(
@@ -355,7 +355,7 @@ function planWithoutCollection(
 /**
  * Turns a selection plus fields, filters and objectMode into what gets paged: the items of an
  * array, the `{key, value}` rows of objectMode "entries", an inferred collection, or one projected
- * object. Throws ContractError for the §4 failures (INVALID_RESPONSE_CONTROLS, AMBIGUOUS_COLLECTION,
+ * object. Throws ContractError for the SPEC.md §4 failures (INVALID_RESPONSE_CONTROLS, AMBIGUOUS_COLLECTION,
  * OBJECT_MODE_REQUIRED, INVALID_FIELD_PATH).
  */
 export function* planCollection(
