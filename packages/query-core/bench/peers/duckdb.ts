@@ -1,4 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { type Timing, timed } from "./json-parse.js";
 
 // DuckDB as a peer of the §9 benchmark: the file loaded once into an in-memory table with
 // read_json_auto on one thread (untimed for the queries; its time is reported apart), then each
@@ -8,8 +9,8 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 export interface LoadedDuckDb {
   readonly connection: DuckDBConnection;
   readonly version: string;
-  /** Wall time of the CREATE TABLE ... read_json_auto, in ms. */
-  readonly loadMs: number;
+  /** Wall and CPU time of the CREATE TABLE ... read_json_auto. */
+  readonly load: Timing;
   readonly close: () => void;
 }
 
@@ -29,15 +30,15 @@ export async function loadDuckDb(file: string): Promise<LoadedDuckDb> {
   const version = String(
     (await connection.runAndReadAll("SELECT version() AS v")).getRowObjectsJS()[0]?.["v"],
   );
-  const start = performance.now();
-  await connection.run(
-    `CREATE TABLE nodes AS SELECT * FROM read_json_auto(${quoteLiteral(file)}, format = 'array')`,
+  const load = await timed(() =>
+    connection.run(
+      `CREATE TABLE nodes AS SELECT * FROM read_json_auto(${quoteLiteral(file)}, format = 'array')`,
+    ),
   );
-  const loadMs = performance.now() - start;
   return {
     connection,
     version,
-    loadMs,
+    load: { ms: load.ms, cpuMs: load.cpuMs },
     close: () => {
       connection.closeSync();
       instance.closeSync();
@@ -45,13 +46,17 @@ export async function loadDuckDb(file: string): Promise<LoadedDuckDb> {
   };
 }
 
-/** Runs one query and reads every row back as plain JavaScript values; its wall time in ms. */
+/**
+ * Runs one query and reads every row back as plain JavaScript values; wall time, and CPU time of
+ * this process (DuckDB's one worker thread and the JavaScript side together).
+ */
 export async function runDuckDb(
   connection: DuckDBConnection,
   sql: string,
-): Promise<{ ms: number; rows: Record<string, unknown>[] }> {
-  const start = performance.now();
-  const reader = await connection.runAndReadAll(sql);
-  const rows = reader.getRowObjectsJS() as Record<string, unknown>[];
-  return { ms: performance.now() - start, rows };
+): Promise<Timing & { rows: Record<string, unknown>[] }> {
+  const run = await timed(async () => {
+    const reader = await connection.runAndReadAll(sql);
+    return reader.getRowObjectsJS() as Record<string, unknown>[];
+  });
+  return { ms: run.ms, cpuMs: run.cpuMs, rows: run.value };
 }

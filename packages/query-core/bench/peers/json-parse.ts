@@ -32,12 +32,27 @@ export function runProcess(command: string, args: readonly string[]): Promise<Pr
   });
 }
 
+/** One timed run: wall time and CPU time (user + system, every thread of the process), in ms. */
+export interface Timing {
+  readonly ms: number;
+  readonly cpuMs: number;
+}
+
 /**
- * JSON.parse times (ms) of the file's text in a fresh Node process that holds only that text:
+ * JSON.parse timings of the file's text in a fresh Node process that holds only that text:
  * `runs` parses after one warm-up parse, with a full collection before each.
  */
-export async function timeJsonParse(file: string, runs: number): Promise<number[]> {
+export async function timeJsonParse(file: string, runs: number): Promise<Timing[]> {
   const { stdout } = await runProcess(process.execPath, ["--expose-gc", CHILD, file, String(runs)]);
-  const { samples } = JSON.parse(stdout) as { samples: number[] };
-  return samples;
+  const { samples, cpu } = JSON.parse(stdout) as { samples: number[]; cpu: number[] };
+  return samples.map((ms, at) => ({ ms, cpuMs: cpu[at] as number }));
+}
+
+/** Times one synchronous or asynchronous call: wall and this process's CPU time. */
+export async function timed<T>(run: () => T | Promise<T>): Promise<Timing & { value: T }> {
+  const start = performance.now();
+  const startCpu = process.cpuUsage();
+  const value = await run();
+  const usage = process.cpuUsage(startCpu);
+  return { ms: performance.now() - start, cpuMs: (usage.user + usage.system) / 1000, value };
 }
