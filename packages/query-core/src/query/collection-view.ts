@@ -13,8 +13,8 @@ import type { UnresolvedPath } from "./path-errors.js";
 import {
   createSortColumns,
   extractSortKeys,
+  orderPositions,
   type SortKeyReader,
-  sortedPositions,
 } from "./sort-order.js";
 
 // The stages between selection and page (SPEC.md §9 rule 1): filters, then aggregate or sort.
@@ -60,7 +60,7 @@ function isUnresolved(items: readonly unknown[], resolved: number, path: Compile
 
 /**
  * The sorted view of the candidates: at least the first `limit` candidate positions in order
- * (sortedPositions), and the sort paths that resolve on no item of the selection.
+ * (orderPositions), and the sort paths that resolve on no item of the selection.
  */
 export function* sortCandidates(
   items: readonly unknown[],
@@ -80,7 +80,7 @@ export function* sortCandidates(
       unresolved.push({ path: key.path, role: "sort" });
     }
   });
-  return { positions: sortedPositions(columns, limit), unresolved };
+  return { positions: yield* orderPositions(columns, limit), unresolved };
 }
 
 /** The sort keys as readers of items. */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { encodeCursor } from "../cursor/cursor-codec.js";
 import { CHUNK_ITEMS } from "../schedule/work.js";
 import { runQuery, runQueryAsync } from "./run-query.js";
-import { createRequest, createTestContext } from "./test-support/query-harness.js";
+import {
+  ARTIFACT_ID,
+  createRequest,
+  createTestContext,
+  TEST_KEY_RING,
+} from "./test-support/query-harness.js";
+import { computeViewHash } from "./view-hash.js";
 
 // SPEC.md §9 rule 6: runQueryAsync answers exactly what runQuery answers, and pauses inside the
 // long loops (filters, sort, aggregate, entries, textSearch) so other callers get their turn.
@@ -76,7 +83,45 @@ const LONG_QUERIES: [string, unknown, Record<string, unknown>][] = [
   ["textSearch", { items }, { responsePath: "/items", textSearch: { query: "item-8191" } }],
 ];
 
+/** A sorted request with a cursor half-way down, so the whole view is sorted (not a top-k). */
+function deepSortedPage(): Record<string, unknown> {
+  const input = {
+    responsePath: "/items",
+    sort: [{ path: "/views" }, { path: "/id", order: "desc" }],
+  };
+  const viewHash = computeViewHash(createRequest(input), "");
+  const cursor = encodeCursor(TEST_KEY_RING, {
+    artifactId: ARTIFACT_ID,
+    scopeHash: "scope-a",
+    viewHash,
+    offset: ITEMS / 2,
+  });
+  return { ...input, cursor };
+}
+
 describe("runQueryAsync", () => {
+  it("answers a deep page of a sorted view (a full sort in steps) exactly like runQuery", async () => {
+    const request = createRequest(deepSortedPage());
+    const expected = runQuery({ items }, request, createTestContext());
+    let pauses = 0;
+    const outcome = await runQueryAsync(
+      { items },
+      request,
+      createTestContext({ now: steppingClock() }),
+      {
+        sliceMs: 5,
+        pause: async () => {
+          pauses += 1;
+        },
+      },
+    );
+    expect(outcome).toEqual(expected);
+    expect(outcome.result).toMatchObject({
+      responseMeta: { totalCount: ITEMS, returnedCount: 20 },
+    });
+    expect(pauses).toBeGreaterThan(ITEMS / CHUNK_ITEMS / 5);
+  });
+
   it.each(LONG_QUERIES)(
     "answers %s exactly like runQuery, pausing in between",
     async (_name, document, input) => {

@@ -1,3 +1,5 @@
+import { sortInSteps } from "../schedule/merge-sort.js";
+import { runToEnd, type Work } from "../schedule/work.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { PathStep } from "./compiled-path.js";
 import {
@@ -267,14 +269,19 @@ const TOP_K_SHARE = 4;
  * The candidates' positions in sort order, at least the first `limit` of them (all of them when
  * it sorts fully). This is the one function that orders a view: a cache of sorted views would
  * sit behind it. A first page (`limit` = offset + pageSize, small) uses a bounded heap; a limit
- * beyond a quarter of the candidates sorts them all.
+ * beyond a quarter of the candidates sorts them all, in steps that yield (sortInSteps), so a
+ * driver can pause a long sort (SPEC.md §9 rule 6).
  */
-export function sortedPositions(columns: SortColumns, limit: number): Int32Array {
+export function* orderPositions(columns: SortColumns, limit: number): Work<Int32Array> {
   const count = columns.count;
   const bounded = Math.max(0, Math.min(limit, count));
   if (bounded * TOP_K_SHARE < count) return topPositions(columns.columns, count, bounded);
   const all = new Int32Array(count);
   for (let position = 0; position < count; position += 1) all[position] = position;
-  all.sort((a, b) => comparePositions(columns.columns, a, b));
-  return all;
+  return yield* sortInSteps(all, (a, b) => comparePositions(columns.columns, a, b));
+}
+
+/** orderPositions run to its end in one call. */
+export function sortedPositions(columns: SortColumns, limit: number): Int32Array {
+  return runToEnd(orderPositions(columns, limit));
 }
