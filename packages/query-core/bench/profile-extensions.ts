@@ -1,6 +1,6 @@
 // Runs one §9 case of the benchmark in a loop on the warm engine, for a CPU profile:
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-extensions.ts "<case name>" [runs]
-// (case names as in extensions-cases.ts; BENCH_EXT_MIB as in extensions.ts). Prints the median.
+// (case names as in extensions-cases.ts; BENCH_EXT_MIB as in extensions.ts). Prints the medians.
 import { median } from "@bounded-mcp/bench-utils";
 import { DEFAULT_LIMITS, type QueryRequest } from "@bounded-mcp/contract";
 import { createKeyRing, runQuery } from "../src/index.js";
@@ -31,10 +31,16 @@ if (item.cursorOf !== undefined) {
   query = { ...query, cursor: page.responseMeta?.nextCursor as string };
 }
 const times: number[] = [];
+const cpu: number[] = [];
 for (let run = 0; run < runs; run++) {
   const start = performance.now();
+  const startCpu = process.cpuUsage();
   const outcome = runQuery(document, query, context);
+  const usage = process.cpuUsage(startCpu);
   times.push(performance.now() - start);
+  cpu.push((usage.user + usage.system) / 1000);
   if (outcome.isError) throw new Error(JSON.stringify(outcome.result));
 }
-process.stdout.write(`${item.name}: median ${median(times).toFixed(2)} ms over ${runs} runs\n`);
+process.stdout.write(
+  `${item.name}: median ${median(times).toFixed(2)} ms wall, ${median(cpu).toFixed(2)} ms CPU over ${runs} runs\n`,
+);
