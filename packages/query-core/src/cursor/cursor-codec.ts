@@ -46,7 +46,7 @@ function checkCount(name: string, value: number): void {
 }
 
 /**
- * Encodes a cursor (CONTRACT-v3 §7): base64url of version, kid, offset (unsigned LEB128), the
+ * Encodes a cursor (SPEC.md §7): base64url of version, kid, offset (unsigned LEB128), the
  * scan position when there is one (version 2, a second varint) and 128 bits of HMAC-SHA256 by the
  * ring's signing key over kid, artifact id, scope hash, view hash, offset and position. Without a
  * position at most 56 characters (kids are <= 16 characters); with one, offset and position below

@@ -3,7 +3,7 @@ import { escapePointerToken } from "../pointer/pointer.js";
 import { type CompiledPath, compileField, resolvesOnAny } from "./compiled-path.js";
 import { isJsonObject } from "./json-values.js";
 
-// The caller-correctable errors of fields and filter paths (CONTRACT-v3 §6 INVALID_FIELD_PATH,
+// The caller-correctable errors of fields and filter paths (SPEC.md §6 INVALID_FIELD_PATH,
 // FILTER_PATH_UNRESOLVED): what was sent, what the items hold, and the path that would work.
 
 /** At most this many item keys are listed in an error. */

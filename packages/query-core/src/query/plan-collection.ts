@@ -166,14 +166,19 @@ function suggestEntriesRequest(
       paths.forEach((path, index) => {
         labels.set(path, rewritten[index] as string);
       });
-      suggestedAggregate.groupBy = typeof aggregate.groupBy === "string" ? rewritten[0] : rewritten;
+      // Two paths that both become /key would be one label twice: keep one of them.
+      suggestedAggregate.groupBy =
+        typeof aggregate.groupBy === "string" ? rewritten[0] : [...new Set(rewritten)];
     }
     if (aggregate.metrics !== undefined) {
-      suggestedAggregate.metrics = aggregate.metrics.map((metric) => {
-        if (metric.path === undefined) return metric;
-        const moved = { ...metric, path: rewrite(metric.path) };
+      const seen = new Set<string>();
+      suggestedAggregate.metrics = aggregate.metrics.flatMap((metric) => {
+        const moved =
+          metric.path === undefined ? metric : { ...metric, path: rewrite(metric.path) };
         labels.set(metricLabel(metric), metricLabel(moved));
-        return moved;
+        if (seen.has(metricLabel(moved))) return [];
+        seen.add(metricLabel(moved));
+        return [moved];
       });
     }
     suggested.aggregate = suggestedAggregate;

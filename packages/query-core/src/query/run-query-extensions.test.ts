@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ARTIFACT_ID, query } from "./test-support/query-harness.js";
+import { runPartialQuery } from "../partial/run-partial-query.js";
+import {
+  ARTIFACT_ID,
+  createRequest,
+  createTestContext,
+  query,
+} from "./test-support/query-harness.js";
 import { computeViewHash } from "./view-hash.js";
 
 // SPEC.md §9, rule by rule, as whole envelopes.
@@ -811,5 +817,21 @@ describe("runQuery: §9 on objectMode entries and jsonPath rows", () => {
       [{ key: "teams" }, { key: "gmail" }, { key: "slack" }],
       [{ pointer: "/nodes/teams" }, { pointer: "/nodes/slack" }, { pointer: "/nodes/gmail" }],
     ]);
+  });
+});
+
+describe("runPartialQuery and §9", () => {
+  it("declines sort and aggregate, which need every item: the caller parses and runs runQuery", () => {
+    const bytes = Buffer.from(JSON.stringify(document));
+    const context = createTestContext();
+    expect([
+      runPartialQuery(bytes, createRequest({ responsePath: "/products" }), context) === undefined,
+      runPartialQuery(
+        bytes,
+        createRequest({ responsePath: "/products", sort: [{ path: "/sku" }] }),
+        context,
+      ),
+      runPartialQuery(bytes, createRequest({ responsePath: "/products", aggregate: {} }), context),
+    ]).toEqual([false, undefined, undefined]);
   });
 });

@@ -205,7 +205,10 @@ describe("runQuery properties", { timeout: 60_000 }, () => {
       ),
       { nil: undefined },
     );
-    const groupBy = fc.option(fc.constantFrom("/type", "name", "/missing"), { nil: undefined });
+    const groupBy = fc.option(
+      fc.oneof(fc.constantFrom("/type", "name", "/missing"), fc.constant(["/missing", "/absent"])),
+      { nil: undefined },
+    );
     let suggestions = 0;
     fc.assert(
       fc.property(
@@ -228,10 +231,12 @@ describe("runQuery properties", { timeout: 60_000 }, () => {
             delete input.fields;
             input.aggregate = {
               groupBy: by,
-              metrics: [{ op: "count" }, { op: "max", path: "/id" }],
+              metrics: [{ op: "count" }, { op: "max", path: "/id" }, { op: "max", path: "/gone" }],
             };
-            if (keys !== undefined)
-              input.sort = [{ path: "max(/id)", order: "desc" }, { path: by }];
+            const label = typeof by === "string" ? by : (by[0] as string);
+            if (keys !== undefined) {
+              input.sort = [{ path: "max(/id)", order: "desc" }, { path: label }];
+            }
           } else if (keys !== undefined) input.sort = keys;
           const request = parse(input);
           fc.pre(

@@ -231,7 +231,7 @@ function failure(error: unknown, request: QueryRequest, context: QueryContext): 
 }
 
 /**
- * Answers one `query_response_artifact` request (CONTRACT-v3 §3 to §5, §9) over an already parsed
+ * Answers one `query_response_artifact` request (SPEC.md §3 to §5, §9) over an already parsed
  * document: responsePath with responseRoot fallback, jsonPath rows, collection inference, prefix
  * recovery, objectMode entries, filters with honest counts, projection, describe, textSearch, and
  * one page cut to `limits.inlineBytes` with a signed cursor bound to the view. Never throws: every

@@ -125,7 +125,7 @@ function missError(
 }
 
 /**
- * Resolves responsePath (CONTRACT-v3 §4.1): omitted means the artifact's responseRoot; a
+ * Resolves responsePath (SPEC.md §4.1): omitted means the artifact's responseRoot; a
  * non-empty path must start with `/` (else INVALID_RESPONSE_PATH with `suggestedPath`); it is
  * resolved exactly first, then once as responseRoot + path, reported as inferredResponsePath.
  * A miss reports where the exact attempt stopped, lists the children of that place closest to

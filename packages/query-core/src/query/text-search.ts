@@ -327,7 +327,7 @@ function outcomeOf(scan: Scan, complete: boolean): SearchOutcome {
 }
 
 /**
- * textSearch (CONTRACT-v3 §4.9, §9 rule 6): every string value under the roots, depth first in
+ * textSearch (SPEC.md §4.9, §9 rule 6): every string value under the roots, depth first in
  * document order; each non-overlapping occurrence is a match `{pointer, offset, context,
  * contextStart, contextEnd}` with at most contextChars of context around it. Counts every match
  * from `resumeAt` on (after `matchesBefore`) but keeps only the requested page, and builds a
