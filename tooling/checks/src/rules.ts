@@ -56,6 +56,7 @@ export const LAYER_RULES: Record<string, LayerRule> = {
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",
+      "js-tiktoken",
     ],
   },
   "@bounded-mcp/relay": {
@@ -71,6 +72,7 @@ export const LAYER_RULES: Record<string, LayerRule> = {
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",
+      "js-tiktoken",
     ],
   },
   "bounded-mcp-proxy": { allowed: [...PACKAGES, "*"] },

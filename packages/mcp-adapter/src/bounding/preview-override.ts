@@ -15,6 +15,12 @@ export interface PreviewOverride {
   primaryPaths?: readonly string[];
   /** The payload is partial by its own account (e.g. an upstream's own size cut). */
   sourceTruncated?: boolean;
+  /**
+   * The reshaped preview shows every key of the items it lists (say, each template with all its
+   * fields), so the envelope's guidance does not suggest describe. Default false: a reshaped
+   * preview cannot be compared with the document, so describe is suggested.
+   */
+  itemKeysShown?: boolean;
 }
 
 type BrandedOverride = PreviewOverride & { readonly [PREVIEW_OVERRIDE]: true };
@@ -39,6 +45,7 @@ export interface ResolvedPreview {
   preview: unknown;
   primaryPaths: string[];
   sourceTruncated: boolean;
+  itemKeysShown: boolean;
 }
 
 /** Merges a preview hook's answer (undefined, a reshaped value, or an override) with the analysis. */
@@ -48,6 +55,7 @@ export function resolvePreview(hookAnswer: unknown, analysis: DocumentAnalysis):
       preview: hookAnswer,
       primaryPaths: analysis.primaryPaths,
       sourceTruncated: analysis.sourceTruncated,
+      itemKeysShown: false,
     };
   }
   return {
@@ -57,5 +65,6 @@ export function resolvePreview(hookAnswer: unknown, analysis: DocumentAnalysis):
         ? analysis.primaryPaths
         : hookAnswer.primaryPaths.slice(0, DEFAULT_LIMITS.maxPrimaryPaths),
     sourceTruncated: hookAnswer.sourceTruncated ?? analysis.sourceTruncated,
+    itemKeysShown: hookAnswer.itemKeysShown ?? false,
   };
 }

@@ -138,10 +138,11 @@ describe("fairness between callers (§9 rule 6)", () => {
     expect(calls).toBeGreaterThan(2);
   });
 
-  it("stops a textSearch where limits.queryWorkMs says: a larger limit scans further per call", async () => {
+  it("stops a textSearch where the queryWorkMs setting says: a larger limit scans further per call", async () => {
     const firstPageOf = async (queryWorkMs: number) => {
       const { now } = createQueryClock();
-      const adapter = createTestAdapter({ queryClock: now, limits: { queryWorkMs } });
+      const adapter = createTestAdapter({ queryClock: now, queryWorkMs });
+      expect(adapter.settings.queryWorkMs).toBe(queryWorkMs);
       expect(adapter.settings.limits.queryWorkMs).toBe(queryWorkMs);
       const tools = { big: { result: () => jsonTextResult({ text: longText() }) } };
       const connection = await connectLowLevelServer(adapter, tools, { sessionId: "alice" });

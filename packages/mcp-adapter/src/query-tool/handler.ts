@@ -38,7 +38,7 @@ export interface QueryHandlerDependencies {
   stats: StatsCollector;
   /**
    * Monotonic milliseconds: the clock of query slices and of the textSearch work limit
-   * (`limits.queryWorkMs`). Default performance.now; tests inject one.
+   * (the `queryWorkMs` setting, `limits.queryWorkMs`). Default performance.now; tests inject one.
    */
   now?: () => number;
 }
