@@ -37,6 +37,8 @@ export const LAYER_RULES: Record<string, LayerRule> = {
   "@bounded-mcp/query-core": {
     allowed: ["@bounded-mcp/contract", "jsonpath-plus"],
     builtins: ["node:crypto", "node:buffer"],
+    // The §9 benchmark's DuckDB peer (bench/peers/duckdb.ts).
+    testOnly: ["@duckdb/node-api"],
   },
   "@bounded-mcp/stores": {
     allowed: ["@bounded-mcp/contract", "@aws-sdk/client-s3", "vitest"],

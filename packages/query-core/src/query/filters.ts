@@ -16,6 +16,7 @@ import {
 } from "./filter-loops.js";
 import { isJsonObject, jsonEquals } from "./json-values.js";
 import { lengthOf } from "./sort-values.js";
+import { readCompiled } from "./walk-path.js";
 
 /** A filter compiled once per request: its path parsed and its comparison chosen. */
 export interface CompiledFilter {
@@ -194,14 +195,15 @@ function applyFiltersWithAnyOf(
       let resolved = false;
       let held = false;
       if (filter.anyOf === null) {
-        const actual = filter.path.read(item, index);
+        const actual = readCompiled(filter.path, item, index);
         resolved = actual !== undefined;
         held = filter.test(actual);
       } else {
         const inner = innerCounts[position] as Float64Array;
         for (let at = 0; at < filter.anyOf.length; at += 1) {
           const leaf = filter.anyOf[at] as CompiledFilter;
-          const actual = leaf.path.read(item, index);
+          // Read through the long-lived walker, not the per-request reader (walk-path.ts).
+          const actual = readCompiled(leaf.path, item, index);
           if (actual !== undefined) {
             resolved = true;
             inner[2 * at] = (inner[2 * at] as number) + 1;

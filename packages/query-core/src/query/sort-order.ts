@@ -262,6 +262,75 @@ function topPositions(columns: readonly KeyColumn[], count: number, limit: numbe
   return top;
 }
 
+/**
+ * topPositions for one key whose candidates are all numbers (the usual "top 20 by views"): the
+ * same order (the number, negated when descending, then the position), with the heap's keys
+ * beside its positions and compared directly instead of through the columns. Candidates come in
+ * position order, so a newcomer equal to an entry comes after it: ties never displace.
+ * Null when a candidate is not a number.
+ */
+function topNumberPositions(
+  columns: readonly KeyColumn[],
+  count: number,
+  limit: number,
+): Int32Array | null {
+  const column = columns[0] as KeyColumn;
+  const classes = column.classes;
+  for (let position = 0; position < count; position += 1) {
+    if (classes[position] !== NUMBER_CLASS) return null;
+  }
+  const numbers = column.numbers;
+  const sign = column.descending ? -1 : 1;
+  // A max-heap by (key, position): the root is the worst entry kept.
+  const heap = new Int32Array(limit);
+  const keys = new Float64Array(limit);
+  let size = 0;
+  for (let position = 0; position < count && limit > 0; position += 1) {
+    const key = sign * (numbers[position] as number);
+    if (size < limit) {
+      let child = size;
+      size += 1;
+      while (child > 0) {
+        const parent = (child - 1) >> 1;
+        const parentKey = keys[parent] as number;
+        if (key < parentKey) break;
+        heap[child] = heap[parent] as number;
+        keys[child] = parentKey;
+        child = parent;
+      }
+      heap[child] = position;
+      keys[child] = key;
+    } else if (key < (keys[0] as number)) {
+      let parent = 0;
+      for (;;) {
+        const left = 2 * parent + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        let worse = left;
+        if (right < size) {
+          const rightKey = keys[right] as number;
+          const leftKey = keys[left] as number;
+          if (
+            rightKey > leftKey ||
+            (rightKey === leftKey && (heap[right] as number) > (heap[left] as number))
+          ) {
+            worse = right;
+          }
+        }
+        if ((keys[worse] as number) <= key) break;
+        heap[parent] = heap[worse] as number;
+        keys[parent] = keys[worse] as number;
+        parent = worse;
+      }
+      heap[parent] = position;
+      keys[parent] = key;
+    }
+  }
+  const top = heap.subarray(0, size);
+  top.sort((a, b) => comparePositions(columns, a, b));
+  return top;
+}
+
 /** A heap pays off while it keeps a small part of the candidates; beyond, sort them all. */
 const TOP_K_SHARE = 4;
 
@@ -275,7 +344,11 @@ const TOP_K_SHARE = 4;
 export function* orderPositions(columns: SortColumns, limit: number): Work<Int32Array> {
   const count = columns.count;
   const bounded = Math.max(0, Math.min(limit, count));
-  if (bounded * TOP_K_SHARE < count) return topPositions(columns.columns, count, bounded);
+  if (bounded * TOP_K_SHARE < count) {
+    const numeric =
+      columns.columns.length === 1 ? topNumberPositions(columns.columns, count, bounded) : null;
+    return numeric ?? topPositions(columns.columns, count, bounded);
+  }
   const all = new Int32Array(count);
   for (let position = 0; position < count; position += 1) all[position] = position;
   return yield* sortInSteps(all, (a, b) => comparePositions(columns.columns, a, b));
