@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
+import { asError, asJsonRpcMessage, stripCarriageReturn } from "./json-rpc-line.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
 import { createTooLargeToolResult, findOversizedResponseId } from "./oversized-response.js";
 import { RELAY_ERROR_CODES } from "./sdk/protocol.js";
@@ -384,30 +385,4 @@ function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<bo
       resolve(true);
     });
   });
-}
-
-/**
- * The parsed line as a JSON-RPC message after a structural check only. The SDK's Protocol
- * classifies every message again with its own schemas (and reports an unknown one to onerror),
- * so a full zod parse here would validate each message twice (docs/sdk-notes.md 6).
- */
-function asJsonRpcMessage(value: unknown): JSONRPCMessage {
-  const candidate = value as Record<string, unknown> | null;
-  const shaped =
-    typeof candidate === "object" &&
-    candidate !== null &&
-    !Array.isArray(candidate) &&
-    candidate.jsonrpc === "2.0" &&
-    (typeof candidate.method === "string" ||
-      ("id" in candidate && ("result" in candidate || "error" in candidate)));
-  if (!shaped) throw new TypeError("not a JSON-RPC 2.0 request, notification or response");
-  return candidate as unknown as JSONRPCMessage;
-}
-
-function stripCarriageReturn(text: string): string {
-  return text.endsWith("\r") ? text.slice(0, -1) : text;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -25,9 +25,46 @@ export function findOversizedResponseId(head: Buffer, tail: Buffer): RequestId |
   const headText = head.toString("utf8");
   if (!RESPONSE_HEAD.test(headText)) return undefined;
   const match = TAIL_ID.exec(tail.toString("utf8")) ?? HEAD_ID.exec(headText);
-  if (match?.[1] === undefined) return undefined;
+  return readId(match?.[1]);
+}
+
+/** A request starts with `method`, after at most `jsonrpc` and `id`. */
+const REQUEST_HEAD = new RegExp(
+  String.raw`^\s*\{\s*(?:"(?:jsonrpc|id)"\s*:\s*${ID_VALUE}\s*,\s*)*"method"\s*:`,
+);
+
+/** What the first and last bytes of a line too large to parse tell about it. */
+export interface OversizedMessage {
+  /** A request (it has a `method`) or a response (`result` or `error`). */
+  kind: "request" | "response";
+  /** Its JSON-RPC id; undefined when none can be read (a notification, a cut line). */
+  id: RequestId | undefined;
+}
+
+/**
+ * Classifies a line too large to parse from its first and last bytes: a request when `method`
+ * comes first (after at most `jsonrpc` and `id`), a response when `result` or `error` does, with
+ * the id from the start of the line, else from its end (SDK clients write `{method, params,
+ * jsonrpc, id}`). Undefined when it is neither (a member order this does not know, not JSON).
+ * Limits: the id at the end is only read when it closes the message, so an `id` inside params
+ * is never taken for the request's.
+ */
+export function classifyOversizedLine(head: Buffer, tail: Buffer): OversizedMessage | undefined {
+  const headText = head.toString("utf8");
+  const kind = REQUEST_HEAD.test(headText)
+    ? "request"
+    : RESPONSE_HEAD.test(headText)
+      ? "response"
+      : undefined;
+  if (kind === undefined) return undefined;
+  const match = HEAD_ID.exec(headText) ?? TAIL_ID.exec(tail.toString("utf8"));
+  return { kind, id: readId(match?.[1]) };
+}
+
+function readId(literal: string | undefined): RequestId | undefined {
+  if (literal === undefined) return undefined;
   try {
-    const id: unknown = JSON.parse(match[1]);
+    const id: unknown = JSON.parse(literal);
     return typeof id === "string" || Number.isSafeInteger(id) ? (id as RequestId) : undefined;
   } catch {
     return undefined;
