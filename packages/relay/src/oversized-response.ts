@@ -1,5 +1,6 @@
 import { createBoundedError } from "@bounded-mcp/contract";
-import type { CallToolResult, RequestId } from "./sdk/types.js";
+import { RELAY_ERROR_CODES } from "./sdk/protocol.js";
+import type { CallToolResult, JSONRPCMessage, RequestId } from "./sdk/types.js";
 
 const ID_VALUE = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 /** `"id": <id>` as the last member (optionally before `"jsonrpc"`), closing the message. */
@@ -100,4 +101,43 @@ export function createTooLargeToolResult(facts: TooLargeFacts): CallToolResult {
     structuredContent: envelope as unknown as Record<string, unknown>,
     isError: true,
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** "null", "an array", "a string", ... for messages. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * A response whose `result` is not a result object (null, an array, a string, or `_meta` that is
+ * not an object) replaced by one the caller can use: for a tools/call an isError CallToolResult
+ * naming the problem, for any other request a JSON-RPC error (-32603). The SDK's Protocol does not
+ * recognize such a response at all (it reports it to onerror), so the request would otherwise
+ * wait for its timeout (10 minutes). Any other message is returned as is.
+ */
+export function replaceNonObjectResult(
+  message: JSONRPCMessage,
+  method: string | undefined,
+  upstream: string,
+): JSONRPCMessage {
+  if (!("result" in message) || !("id" in message) || "method" in message) return message;
+  const result: unknown = message.result;
+  const problem = !isObject(result)
+    ? `result ${kindOf(result)}`
+    : result._meta !== undefined && !isObject(result._meta)
+      ? `a result whose _meta is ${kindOf(result._meta)}`
+      : undefined;
+  if (problem === undefined) return message;
+  const id = message.id as RequestId;
+  const text = `upstream "${upstream}" answered ${method ?? "a request"} with ${problem}, not a result object; the call failed.`;
+  if (method === "tools/call") {
+    return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } };
+  }
+  return { jsonrpc: "2.0", id, error: { code: RELAY_ERROR_CODES.internalError, message: text } };
 }
