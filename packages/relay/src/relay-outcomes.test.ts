@@ -112,6 +112,12 @@ describe("every outcome of a relayed tool call is a result the client can show",
       byteLength: Buffer.byteLength(text),
       sha256: createHash("sha256").update(text).digest("hex"),
     });
+    const page = (await call(QUERY_TOOL_NAME, {
+      artifactId: result.structuredContent.responseMeta.artifact.id,
+      responsePath: "/a/0/a/0",
+    })) as { isError?: boolean; structuredContent: { responsePath: string } };
+    expect(page.isError).toBeUndefined();
+    expect(page.structuredContent.responsePath).toBe("/a/0/a/0");
   });
 
   it("bounds a text block holding JSON nested 100,000 deep", async () => {
