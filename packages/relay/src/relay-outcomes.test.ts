@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import { setRawCallToolResult } from "@bounded-mcp/mcp-adapter";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -207,5 +208,35 @@ describe("tool-call arguments the relay cannot pass on unchanged", () => {
     expect(await call("echo_arguments", { keep: 1, nested: { __proto__: null } })).toEqual({
       content: [{ type: "text", text: '{"keep":1,"nested":{}}' }],
     });
+  });
+});
+
+describe("a hook's override the client could not show", () => {
+  it("becomes an error result naming the problem", async () => {
+    const hooked = await startRelay({
+      upstream: recordedStdioUpstream("raw", [RAW_RESULT_SERVER_PATH], []),
+      hooks: {
+        echo_arguments: () => {
+          setRawCallToolResult({ content: [{ type: "text", text: 5 as unknown as string }] });
+        },
+      },
+    });
+    try {
+      const result = await hooked.downstream.request(
+        { method: "tools/call", params: { name: "echo_arguments", arguments: {} } } as never,
+        AS_SENT,
+      );
+      expect(result).toMatchObject({
+        isError: true,
+        content: [
+          {
+            type: "text",
+            text: expect.stringContaining("returned a result whose content[0].text is a number"),
+          },
+        ],
+      });
+    } finally {
+      await hooked.close();
+    }
   });
 });

@@ -47,6 +47,9 @@ export async function handleToolCall(input: {
       const problem = findResultProblem(produced);
       if (problem !== undefined) return refuseResult(parts, name, problem, produced);
       const result = settleCallResult(context, produced as CallToolResult);
+      // A hook's override (setRawCallToolResult) may bring blocks of its own.
+      const overridden = result === produced ? undefined : findResultProblem(result);
+      if (overridden !== undefined) return refuseResult(parts, name, overridden, result);
       const bounded = await parts.boundResult(result, { ...context.info, toolName: name });
       return await pipeline.enforce(name, bounded, lookup);
     } finally {
