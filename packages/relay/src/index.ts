@@ -16,6 +16,10 @@ export {
   type LinearStdioClientTransportOptions,
 } from "./linear-stdio-client-transport.js";
 export {
+  createLinearStdioServerTransport,
+  type LinearStdioServerTransportOptions,
+} from "./linear-stdio-server-transport.js";
+export {
   defineRelayHooks,
   type RelayHooksModule,
   type ToolHook,

@@ -3,8 +3,13 @@ import { basename } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
+import { asError, asJsonRpcMessage, stripCarriageReturn } from "./json-rpc-line.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
-import { createTooLargeToolResult, findOversizedResponseId } from "./oversized-response.js";
+import {
+  createTooLargeToolResult,
+  findOversizedResponseId,
+  replaceNonObjectResult,
+} from "./oversized-response.js";
 import { RELAY_ERROR_CODES } from "./sdk/protocol.js";
 import { defaultChildEnvironment } from "./sdk/transports.js";
 import type { JSONRPCMessage, RequestId, Transport } from "./sdk/types.js";
@@ -86,7 +91,8 @@ type Child = ChildProcessByStdio<Writable, Readable, Readable>;
  * and fails only its own call: a tools/call gets the contract's ARTIFACT_TOO_LARGE bounded error
  * result, any other request a JSON-RPC error, and the connection stays up. When the child dies,
  * every request still in flight gets an error naming the upstream and its exit code or signal
- * before `onclose`. One transport spawns one child; restarting is the supervisor's job.
+ * before `onclose`. A response whose result is not an object (`result: null`) fails its call at
+ * once (see replaceNonObjectResult) instead of waiting for the timeout. One transport spawns one child; restarting is the supervisor's job.
  * Limits: POSIX-style spawning (no Windows console hiding); `sessionId` is never set.
  */
 export function createLinearStdioClientTransport(
@@ -212,7 +218,8 @@ export function createLinearStdioClientTransport(
       transport.onerror?.(asError(error));
       return;
     }
-    enqueue(message);
+    const id = "id" in message ? (message.id as RequestId) : undefined;
+    enqueue(replaceNonObjectResult(message, id === undefined ? undefined : inFlight.get(id), name));
   }
 
   function receiveOversizedLine(line: OversizedLine): void {
@@ -384,30 +391,4 @@ function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<bo
       resolve(true);
     });
   });
-}
-
-/**
- * The parsed line as a JSON-RPC message after a structural check only. The SDK's Protocol
- * classifies every message again with its own schemas (and reports an unknown one to onerror),
- * so a full zod parse here would validate each message twice (docs/sdk-notes.md 6).
- */
-function asJsonRpcMessage(value: unknown): JSONRPCMessage {
-  const candidate = value as Record<string, unknown> | null;
-  const shaped =
-    typeof candidate === "object" &&
-    candidate !== null &&
-    !Array.isArray(candidate) &&
-    candidate.jsonrpc === "2.0" &&
-    (typeof candidate.method === "string" ||
-      ("id" in candidate && ("result" in candidate || "error" in candidate)));
-  if (!shaped) throw new TypeError("not a JSON-RPC 2.0 request, notification or response");
-  return candidate as unknown as JSONRPCMessage;
-}
-
-function stripCarriageReturn(text: string): string {
-  return text.endsWith("\r") ? text.slice(0, -1) : text;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { type BoundedMcp, createBoundedMcp, createRecordingLogger } from "@bounded-mcp/mcp-adapter";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -32,7 +33,10 @@ afterEach(async () => {
 });
 
 /** A relay served over in-process stdio streams; `received` collects what it wrote to stdout. */
-async function serve(upstream: UpstreamSpec, options: { signals?: NodeJS.Signals[] } = {}) {
+async function serve(
+  upstream: UpstreamSpec,
+  options: { signals?: NodeJS.Signals[]; maxMessageBytes?: number } = {},
+) {
   const bounded = createBoundedMcp({ environment: {} });
   const relay = createBoundedRelay({ bounded, upstream });
   opened.push({ relay, bounded });
@@ -115,5 +119,70 @@ describe("serveStdio", () => {
     process.emit("SIGUSR2", "SIGUSR2");
     expect(await serving.ended).toBe(0);
     expect(process.listenerCount("SIGUSR2")).toBe(before);
+  });
+
+  it("keeps serving after a 10.5 MiB request line (the SDK's stdio transport ended the session at 10 MiB)", async () => {
+    const { serving, received, send } = await serve(FIXTURE);
+    send(INITIALIZE);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: QUERY_TOOL_NAME, arguments: { artifactId: "a".repeat(10.5 * 1024 * 1024) } },
+    });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "still here" } },
+    });
+    await vi.waitFor(() => expect(received.filter((message) => "id" in message)).toHaveLength(3), {
+      timeout: 30_000,
+    });
+    expect(received.find((message) => "id" in message && message.id === 2)).toMatchObject({
+      result: {
+        isError: true,
+        structuredContent: { response: { error: { code: "INVALID_ARTIFACT_HANDLE" } } },
+      },
+    });
+    expect(received.find((message) => "id" in message && message.id === 3)).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      result: { content: [{ type: "text", text: "still here" }] },
+    });
+    await serving.stop();
+    expect(await serving.ended).toBe(0);
+  });
+
+  it("answers a request over maxMessageBytes with a JSON-RPC error for its id and serves the next", async () => {
+    const { serving, received, send, logger } = await serve(FIXTURE, { maxMessageBytes: 4096 });
+    send(INITIALIZE);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "b".repeat(8192) } },
+    });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "small" } },
+    });
+    await vi.waitFor(() => expect(received.filter((message) => "id" in message)).toHaveLength(3), {
+      timeout: 15_000,
+    });
+    expect(received.find((message) => "id" in message && message.id === 2)).toMatchObject({
+      error: { code: -32600, data: { limit: 4096 } },
+    });
+    expect(received.find((message) => "id" in message && message.id === 3)).toMatchObject({
+      result: { content: [{ type: "text", text: "small" }] },
+    });
+    expect(logger.records.map((record) => record.message)).toContain(
+      "the client sent a request over the byte cap; it was dropped unread",
+    );
+    await serving.stop();
   });
 });

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
 import type { BoundedRelay, BoundedRelaySession } from "./create-bounded-relay.js";
 import { errorMessage } from "./error-message.js";
-import { createStdioServerTransport } from "./sdk/transports.js";
+import { createLinearStdioServerTransport } from "./linear-stdio-server-transport.js";
 import { trackInFlight } from "./track-in-flight.js";
 
 /** How long a stop waits for the answers in flight before closing the upstream anyway. */
@@ -14,7 +14,13 @@ export interface ServeStdioOptions {
   stdin?: Readable;
   /** Where answers go; default process.stdout. */
   stdout?: Writable;
-  /** Receives the "could not be started" error; silent by default. */
+  /**
+   * Largest message read from the client, in bytes; default DEFAULT_MAX_MESSAGE_BYTES (83.2 MiB).
+   * A request over it gets a JSON-RPC error for its id and serving goes on (see
+   * createLinearStdioServerTransport).
+   */
+  maxMessageBytes?: number;
+  /** Receives the "could not be started" error and dropped-message lines; silent by default. */
   logger?: Logger;
   /** Names the upstream in that error line; default "the upstream". */
   upstreamLabel?: string;
@@ -47,7 +53,8 @@ export interface StdioServing {
  * connected at the client's initialize; an upstream that cannot be started ends serving with
  * code 1 (the initialize gets its JSON-RPC error first); the end of stdin or a listed signal
  * stops it with code 0, after the answers in flight were sent (a client may close stdin right
- * after its last request). Limits: one client per process (stdio has one); the process is not
+ * after its last request). The client's lines are read by createLinearStdioServerTransport (no
+ * 10 MiB read buffer: a request over `maxMessageBytes` fails alone). Limits: one client per process (stdio has one); the process is not
  * exited here, and log lines go to the injected logger (never stdout, which carries the protocol).
  */
 export async function serveStdio(
@@ -57,7 +64,14 @@ export async function serveStdio(
   const logger = options.logger ?? SILENT_LOGGER;
   const stdin = options.stdin ?? process.stdin;
   const tracked = trackInFlight(
-    createStdioServerTransport(stdin, options.stdout ?? process.stdout),
+    createLinearStdioServerTransport({
+      stdin,
+      stdout: options.stdout ?? process.stdout,
+      logger,
+      ...(options.maxMessageBytes === undefined
+        ? {}
+        : { maxMessageBytes: options.maxMessageBytes }),
+    }),
   );
   const session = await relay.connect(tracked.transport);
   let markEnded: (code: number) => void = () => {};

@@ -15,6 +15,7 @@ describe("@bounded-mcp/relay public surface", () => {
       UPSTREAM_REQUEST_OPTIONS: "object",
       createBoundedRelay: "function",
       createLinearStdioClientTransport: "function",
+      createLinearStdioServerTransport: "function",
       createUpstreamSupervisor: "function",
       defineRelayHooks: "function",
       serveStdio: "function",

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { serializeJson } from "./serialize-json.js";
 
 /** How big a tool result is for the model, and whether it must be bounded. */
 export interface Measurement {
@@ -53,14 +54,20 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
  * Measures a tool result the way the model would receive it, serializing structuredContent once
  * and a huge result never in full: the lower bound (payload lengths, structuredContent as its
  * compact JSON, kept for storing) is summed first, and the exact size is computed only when that
- * bound is within `inlineBytes`, reusing the structuredContent JSON.
+ * bound is within `inlineBytes`, reusing the structuredContent JSON. structuredContent of any
+ * depth is serialized (iteratively past JSON.stringify's stack limit) and, when too deep for
+ * JSON.stringify, counts as oversized: stored and replaced by the envelope, never sent as is.
  */
 export function measureResult(result: CallToolResult, inlineBytes: number): Measurement {
-  const structuredJson =
-    result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
+  const structured =
+    result.structuredContent === undefined ? undefined : serializeJson(result.structuredContent);
+  const structuredJson = structured?.text;
   const lowerBound =
     contentPayloadBytes(result) + (structuredJson === undefined ? 0 : structuredJson.length);
-  if (lowerBound > inlineBytes) return { bytes: lowerBound, oversized: true, structuredJson };
+  // Nested too deep for JSON.stringify, it could not be sent as is: bounded whatever its size.
+  if (lowerBound > inlineBytes || structured?.tooDeep === true) {
+    return { bytes: lowerBound, oversized: true, structuredJson };
+  }
   const exact = exactBytes(result, structuredJson);
   return { bytes: exact, oversized: exact > inlineBytes, structuredJson };
 }

@@ -12,7 +12,9 @@ import {
   runInCallContext,
   settleCallResult,
 } from "../result-sdk/call-context.js";
+import { createOutputSchemaDiagnostic } from "../schemas/output-schema-policy.js";
 import type { AttachParts } from "./attach-parts.js";
+import { findResultProblem } from "./tool-call-shapes.js";
 import type { ToolPipeline } from "./tool-pipeline.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -23,7 +25,9 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * and the current tool known to boundResult, both in one call context (one AsyncLocalStorage
  * run); then its override is applied; then the result is bounded (unless the handler already
  * did it with boundResult); then it is enforced against the tool's outputSchema. Task-augmented
- * calls are passed through untouched. A handler that throws fails the call with its error.
+ * calls are passed through untouched. A handler that throws fails the call with its error. A
+ * result that is not a CallToolResult (null, content not an array, a text block whose text is not
+ * a string, ...) becomes an isError result naming the problem, at once, never a -32603.
  */
 export async function handleToolCall(input: {
   parts: AttachParts;
@@ -39,11 +43,40 @@ export async function handleToolCall(input: {
   const context = createCallContext(request, infoFromExtra(extra), name);
   return runInCallContext(context, async () => {
     try {
-      const result = settleCallResult(context, await handler(request, extra));
+      const produced: unknown = await handler(request, extra);
+      const problem = findResultProblem(produced);
+      if (problem !== undefined) return refuseResult(parts, name, problem, produced);
+      const result = settleCallResult(context, produced as CallToolResult);
+      // A hook's override (setRawCallToolResult) may bring blocks of its own.
+      const overridden = result === produced ? undefined : findResultProblem(result);
+      if (overridden !== undefined) return refuseResult(parts, name, overridden, result);
       const bounded = await parts.boundResult(result, { ...context.info, toolName: name });
       return await pipeline.enforce(name, bounded, lookup);
     } finally {
       context.settled = true;
     }
   });
+}
+
+/** The isError result that replaces a result which is not a CallToolResult; logged once per call. */
+function refuseResult(
+  parts: AttachParts,
+  name: string,
+  problem: string,
+  produced: unknown,
+): CallToolResult {
+  parts.logger.warn(
+    "a tool returned a result that is not a CallToolResult; answered with an error",
+    {
+      tool: name,
+      problem,
+    },
+  );
+  const meta = (produced as { _meta?: unknown } | null)?._meta;
+  const isMeta = typeof meta === "object" && meta !== null && !Array.isArray(meta);
+  return createOutputSchemaDiagnostic(
+    name,
+    `${problem}. The result was not passed on; call the tool again or report it to its server's maintainers.`,
+    isMeta ? (meta as CallToolResult["_meta"]) : undefined,
+  );
 }

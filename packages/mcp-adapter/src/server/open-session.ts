@@ -9,9 +9,11 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { descriptorUnavailable } from "../descriptors/read-descriptor.js";
+import { createOutputSchemaDiagnostic } from "../schemas/output-schema-policy.js";
 import type { AttachParts } from "./attach-parts.js";
 import { handleToolCall } from "./handle-tool-call.js";
 import { parseCallToolRequest } from "./parse-call-tool-request.js";
+import { findArgumentsProblem } from "./tool-call-shapes.js";
 
 /** The handler context of one downstream request (signal, session id, auth info, notifications). */
 export type SessionExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -46,7 +48,11 @@ export interface AdapterSession {
   advertiseTools(tools: readonly Tool[], page: { firstPage: boolean }): Tool[];
   /**
    * Answers one tools/call, given as received (`{ method, params }`; parsed as the SDK's
-   * CallToolRequestSchema would, a malformed one throws its ZodError): the query tool here;
+   * CallToolRequestSchema would, a malformed one throws its ZodError, except `arguments`):
+   * non-object arguments or an own `__proto__` argument get the query tool's
+   * INVALID_RESPONSE_CONTROLS envelope, and for any other tool an isError result naming the
+   * problem (the tool is not called). A result that is not a CallToolResult becomes an isError
+   * result naming the problem. The query tool is answered here;
    * any other tool through `next` inside the per-call result SDK, then bounded (scoped to the
    * caller in `extra`) and enforced against its outputSchema. Task-augmented calls go to `next`
    * untouched. The result is returned as produced, not re-validated.
@@ -72,6 +78,21 @@ export interface AdapterSession {
   ): Promise<ReadResourceResult>;
 }
 
+/** The tool name and arguments of a tools/call as received, and its params without the arguments. */
+function argumentsOf(raw: { method: string; params?: unknown }): {
+  name: string | undefined;
+  arguments: unknown;
+  rest: unknown;
+} {
+  const params = raw.params;
+  if (raw.method !== "tools/call" || typeof params !== "object" || params === null) {
+    return { name: undefined, arguments: undefined, rest: params };
+  }
+  const { arguments: given, ...rest } = params as Record<string, unknown>;
+  const name = typeof rest["name"] === "string" ? rest["name"] : undefined;
+  return { name, arguments: given, rest };
+}
+
 /** Creates one session over the adapter's parts (see {@link AdapterSession}). */
 export function openSession(parts: AttachParts, options: OpenSessionOptions): AdapterSession {
   const pipeline = parts.createPipeline();
@@ -81,10 +102,19 @@ export function openSession(parts: AttachParts, options: OpenSessionOptions): Ad
       return page.firstPage ? [...own, parts.queryTool] : own;
     },
     async runToolCall(raw, extra, next) {
-      const request = parseCallToolRequest(raw);
-      if (request.params.name === parts.queryTool.name) {
-        return parts.callQueryTool(request.params.arguments, extra);
+      // Arguments are checked as received, before the SDK schema, which would fail non-object
+      // arguments with a zod dump and drop a "__proto__" key silently.
+      const given = argumentsOf(raw);
+      if (given.name === parts.queryTool.name) {
+        parseCallToolRequest({ method: raw.method, params: given.rest });
+        return parts.callQueryTool(given.arguments, extra);
       }
+      const problem = findArgumentsProblem(given.arguments);
+      if (problem !== undefined && given.name !== undefined) {
+        parseCallToolRequest({ method: raw.method, params: given.rest });
+        return createOutputSchemaDiagnostic(given.name, problem);
+      }
+      const request = parseCallToolRequest(raw);
       return handleToolCall({
         parts,
         pipeline,

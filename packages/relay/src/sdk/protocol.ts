@@ -19,6 +19,7 @@ export const PASS_THROUGH_RESULT = z.custom<Record<string, unknown>>(
 /** JSON-RPC error codes the relay answers with (the SDK's names). */
 export const RELAY_ERROR_CODES = Object.freeze({
   internalError: ErrorCode.InternalError as number,
+  invalidRequest: ErrorCode.InvalidRequest as number,
   connectionClosed: ErrorCode.ConnectionClosed as number,
 });
 

@@ -8,6 +8,11 @@ export const RAW_LINE_SERVER_PATH = fileURLToPath(
   new URL("./raw-line-server.mjs", import.meta.url),
 );
 
+/** Path of the raw result server (results an SDK server never sends, by tool name), run with node. */
+export const RAW_RESULT_SERVER_PATH = fileURLToPath(
+  new URL("./raw-result-server.mjs", import.meta.url),
+);
+
 /** Entry point of @modelcontextprotocol/server-everything; run as `node <path> stdio`. */
 export const SERVER_EVERYTHING_PATH = fileURLToPath(
   new URL(

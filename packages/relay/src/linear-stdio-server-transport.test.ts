@@ -1,0 +1,182 @@
+import { PassThrough } from "node:stream";
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLinearStdioServerTransport } from "./linear-stdio-server-transport.js";
+
+const MIB = 1024 * 1024;
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const transport of opened.splice(0)) await transport.close();
+});
+
+/** A started transport over in-process streams; `received` and `written` collect both ways. */
+async function open(maxMessageBytes?: number) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const logger = createRecordingLogger();
+  const transport = createLinearStdioServerTransport({
+    stdin,
+    stdout,
+    logger,
+    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+  });
+  opened.push(transport);
+  const received: JSONRPCMessage[] = [];
+  const errors: Error[] = [];
+  transport.onmessage = (message) => received.push(message);
+  transport.onerror = (error) => errors.push(error);
+  const written: unknown[] = [];
+  let pending = "";
+  stdout.on("data", (chunk: Buffer) => {
+    pending += chunk.toString("utf8");
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) written.push(JSON.parse(line));
+  });
+  await transport.start();
+  /** Writes `text` as one line in chunks of at most 64 KiB, as a pipe delivers it. */
+  const writeLine = async (text: string) => {
+    const bytes = Buffer.from(`${text}\n`);
+    for (let start = 0; start < bytes.length; start += 64 * 1024) {
+      stdin.write(bytes.subarray(start, start + 64 * 1024));
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  return { transport, stdin, received, written, errors, logger, writeLine };
+}
+
+/** A tools/call request as the SDK's Client serializes it: `{method, params, jsonrpc, id}`. */
+function sdkRequest(id: number, text: string): string {
+  return JSON.stringify({
+    method: "tools/call",
+    params: { name: "echo", arguments: { text } },
+    jsonrpc: "2.0",
+    id,
+  });
+}
+
+describe("createLinearStdioServerTransport", () => {
+  it("reads a 10.5 MiB request line whole (the SDK's transport stops at 10 MiB) and the next one", async () => {
+    const { received, writeLine } = await open();
+    const big = "x".repeat(10.5 * MIB);
+    await writeLine(sdkRequest(2, big));
+    await writeLine(sdkRequest(3, "small"));
+    expect(received).toEqual([
+      {
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: big } },
+        jsonrpc: "2.0",
+        id: 2,
+      },
+      {
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "small" } },
+        jsonrpc: "2.0",
+        id: 3,
+      },
+    ]);
+  });
+
+  it("answers a request over the cap with a JSON-RPC error for its id (read from the end) and keeps reading", async () => {
+    const { received, written, writeLine } = await open(1024);
+    const line = sdkRequest(7, "y".repeat(4096));
+    await writeLine(line);
+    await writeLine(sdkRequest(8, "small"));
+    expect(written).toMatchInlineSnapshot(`
+      [
+        {
+          "error": {
+            "code": -32600,
+            "data": {
+              "byteLength": ${Buffer.byteLength(line)},
+              "limit": 1024,
+            },
+            "message": "The request is ${Buffer.byteLength(line)} bytes, over this server's limit of 1024 bytes; it was dropped unread. Send smaller arguments.",
+          },
+          "id": 7,
+          "jsonrpc": "2.0",
+        },
+      ]
+    `);
+    expect(received.map((message) => ("id" in message ? message.id : undefined))).toEqual([8]);
+  });
+
+  it("reads the id of an oversized request from the line's start when it comes first", async () => {
+    const { written, writeLine } = await open(1024);
+    await writeLine(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "first",
+        method: "tools/call",
+        params: { a: "z".repeat(4096), id: 9 },
+      }),
+    );
+    expect(written).toMatchObject([{ jsonrpc: "2.0", id: "first", error: { code: -32600 } }]);
+  });
+
+  it("drops an oversized message without a readable id with a log line, and keeps reading", async () => {
+    const { received, written, logger, writeLine } = await open(1024);
+    const notification = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { data: "n".repeat(4096), id: 4 },
+    });
+    await writeLine(notification);
+    await writeLine(sdkRequest(5, "small"));
+    expect(written).toEqual([]);
+    expect(logger.records).toEqual([
+      {
+        level: "warn",
+        message: "the client sent a message over the byte cap without a readable id; dropped",
+        fields: { byteLength: Buffer.byteLength(notification), limit: 1024, kind: "request" },
+      },
+    ]);
+    expect(received.map((message) => ("id" in message ? message.id : undefined))).toEqual([5]);
+  });
+
+  it("hands an oversized response of the client on as an error response for its id, so the request waiting for it fails", async () => {
+    const { received, writeLine } = await open(1024);
+    const response = JSON.stringify({
+      result: { content: "r".repeat(4096) },
+      jsonrpc: "2.0",
+      id: 0,
+    });
+    await writeLine(response);
+    expect(received).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        error: {
+          code: -32603,
+          message: `The client's response is ${Buffer.byteLength(response)} bytes, over this server's limit of 1024 bytes; it was dropped unread.`,
+          data: { byteLength: Buffer.byteLength(response), limit: 1024 },
+        },
+      },
+    ]);
+  });
+
+  it("reports a line that is not JSON-RPC to onerror and reads on", async () => {
+    const { received, errors, writeLine } = await open();
+    await writeLine("not json");
+    await writeLine(sdkRequest(6, "small"));
+    expect(errors).toHaveLength(1);
+    expect(received).toHaveLength(1);
+  });
+
+  it("stops reading once closed and refuses to send", async () => {
+    const { transport, stdin, received } = await open();
+    let closed = false;
+    transport.onclose = () => {
+      closed = true;
+    };
+    await transport.close();
+    stdin.write(`${sdkRequest(1, "late")}\n`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect({ closed, received }).toEqual({ closed: true, received: [] });
+    await expect(transport.send({ jsonrpc: "2.0", id: 1, result: {} })).rejects.toThrow(
+      "the stdio server transport is closed",
+    );
+  });
+});
