@@ -58,7 +58,7 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
       nodeCount: number;
       edgeCount: number;
       nodes: unknown[];
-      connections: unknown[];
+      edges: unknown[];
       otherKeys: string[];
     };
     expect(data).toMatchObject({
@@ -85,7 +85,7 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
       },
     ]);
     expect(data.nodes.at(-1)).toEqual({ _omittedItems: 320 - (data.nodes.length - 1) });
-    expect(data.connections[0]).toEqual({
+    expect(data.edges[0]).toEqual({
       from: "Webhook",
       to: "Step 0001",
       type: "main",

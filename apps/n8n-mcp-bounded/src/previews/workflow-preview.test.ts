@@ -4,6 +4,7 @@ import {
   createWorkflowPreview,
   listWorkflowEdges,
   MAX_PREVIEW_EDGES,
+  WORKFLOW_SUMMARIES,
   workflowPaths,
 } from "./workflow-preview.js";
 
@@ -61,6 +62,9 @@ describe("createWorkflowPreview", () => {
     const workflow = generateWorkflow({ id: "w1", nodeCount: 12 });
     const preview = createWorkflowPreview({ success: true, data: workflow });
     expect(preview).toEqual({
+      _summarized: WORKFLOW_SUMMARIES,
+      nodeCount: 12,
+      edgeCount: 11,
       id: "w1",
       name: "Generated workflow w1 (12 nodes)",
       active: false,
@@ -69,8 +73,6 @@ describe("createWorkflowPreview", () => {
       updatedAt: "2026-01-02T00:00:00.000Z",
       versionId: "version-w1",
       staticData: null,
-      nodeCount: 12,
-      edgeCount: 11,
       nodes: workflow.nodes.map((node, index) => ({
         id: node.id,
         name: node.name,
@@ -78,9 +80,22 @@ describe("createWorkflowPreview", () => {
         typeVersion: node.typeVersion,
         disabled: index === 7,
       })),
-      connections: listWorkflowEdges(workflow.connections).edges,
+      edges: listWorkflowEdges(workflow.connections).edges,
       otherKeys: ["settings", "tags"],
     });
+  });
+
+  it("ends a cut edge list with {_omittedItems: n}, so 400 edges never read as all of them", () => {
+    const workflow = generateWorkflow({ id: "w5", nodeCount: 450 });
+    const preview = createWorkflowPreview({ success: true, data: workflow }) as {
+      edgeCount: number;
+      edges: unknown[];
+    };
+    const { total } = listWorkflowEdges(workflow.connections);
+    expect(total).toBeGreaterThan(MAX_PREVIEW_EDGES);
+    expect(preview.edgeCount).toBe(total);
+    expect(preview.edges).toHaveLength(MAX_PREVIEW_EDGES + 1);
+    expect(preview.edges.at(-1)).toEqual({ _omittedItems: total - MAX_PREVIEW_EDGES });
   });
 
   it("reads the workflow of details mode under data.workflow", () => {
