@@ -7,6 +7,7 @@ import {
 } from "@bounded-mcp/mcp-adapter";
 import { createExecutionsPreview, executionsPaths } from "./executions-preview.js";
 import { createNodeSchemaPreview, nodeSchemaPaths, nodeSchemaRoot } from "./node-schema-preview.js";
+import { createNodeSearchPreview, nodeSearchPaths } from "./node-search-preview.js";
 import { createSourceCutPreview, isCutByN8nMcp } from "./source-cut.js";
 import { createTemplatesPreview, templatesPaths } from "./templates-preview.js";
 import { createWorkflowPreview, workflowPaths } from "./workflow-preview.js";
@@ -25,6 +26,7 @@ export const N8N_PREVIEWERS: Readonly<Record<string, N8nPreviewer>> = Object.fre
   n8n_executions: { preview: createExecutionsPreview, paths: executionsPaths },
   get_node: { preview: createNodeSchemaPreview, paths: nodeSchemaPaths, root: nodeSchemaRoot },
   search_templates: { preview: createTemplatesPreview, paths: templatesPaths },
+  search_nodes: { preview: createNodeSearchPreview, paths: nodeSearchPaths },
 });
 
 /** Options of {@link createN8nPreviewHook}. */
@@ -58,7 +60,7 @@ function previewN8nPayload({ toolName, document, mediaType }: PreviewInput): unk
  * The adapter preview hook of n8n-mcp-bounded. A text payload that is exactly n8n-mcp's own cut
  * (any tool) is flagged sourceTruncated with a preview saying so; a JSON payload of a tool in
  * N8N_PREVIEWERS gets that tool's preview, primaryPaths pointing at its collections (nodes
- * and connections, executions, properties and operations, items) and, for get_node, the
+ * and connections, executions, properties and operations, items, results) and, for get_node, the
  * responseRoot of nodeSchemaRoot. Everything else, a payload
  * whose shape a previewer does not recognise, and a previewer that throws (logged, never
  * rethrown: a preview must not cost the user the artifact) get the generic preview. Pure and

@@ -1,5 +1,5 @@
 import { isRecord, isScalar } from "./json-shapes.js";
-import { cutText, SUMMARIZED_KEY } from "./markers.js";
+import { cutText, entriesWithin, jsonBytes, N8N_PREVIEW_BYTES, SUMMARIZED_KEY } from "./markers.js";
 
 const HEADER_KEYS = [
   "nodeType",
@@ -106,20 +106,24 @@ export function groupOperationsByResource(
   return groups;
 }
 
+/** Bytes of the preview the operations leave to the properties, at least. */
+const PROPERTIES_ROOM = 400;
+
 /** What each reshaped key of a node schema preview holds (the preview's `_summarized`). */
 export const NODE_SCHEMA_SUMMARIES = Object.freeze({
-  credentials: "names only; full entries at /credentials",
-  operations: "operation values by resource; names, descriptions at /operations",
-  properties:
-    "by display options: name:type, * required, =default JSON (long ones cut); full at /properties",
+  credentials: "names only",
+  operations: "operation values by resource; full at /operations",
+  properties: "by display options: name:type, *required, =default JSON; full at /properties",
 });
 
 /**
  * The preview of a `get_node` result with detail "full" (a node description with `properties`
  * and `operations` arrays): first `_summarized` (what the reshaped keys hold), then its header
- * fields, credential names, every operation grouped by resource with `operationCount`, and every
- * property as {@link describeProperty} grouped by its display options with `propertyCount`.
- * Undefined for other details (standard, docs, search_properties), which get the generic preview.
+ * fields, credential names, `operationCount` and the operations grouped by resource, then
+ * `propertyCount` and the properties as {@link describeProperty} grouped by their display
+ * options, as many whole groups as fit N8N_PREVIEW_BYTES (`"_omittedKeys": n` counts the groups
+ * left out; operations leave at least 400 bytes to the properties). Undefined for other details (standard, docs,
+ * search_properties), which get the generic preview.
  */
 export function createNodeSchemaPreview(document: unknown): unknown {
   if (!isRecord(document) || !Array.isArray(document.properties)) return undefined;
@@ -139,9 +143,16 @@ export function createNodeSchemaPreview(document: unknown): unknown {
   }
   const operations = Array.isArray(document.operations) ? document.operations : [];
   preview.operationCount = operations.length;
-  preview.operations = groupOperationsByResource(operations);
+  preview.operations = entriesWithin(
+    Object.entries(groupOperationsByResource(operations)),
+    Math.max(0, N8N_PREVIEW_BYTES - PROPERTIES_ROOM - jsonBytes(preview)),
+  );
   preview.propertyCount = document.properties.length;
-  preview.properties = groupPropertiesByDisplay(document.properties);
+  const room = N8N_PREVIEW_BYTES - jsonBytes(preview) - '"properties":,'.length;
+  preview.properties = entriesWithin(
+    Object.entries(groupPropertiesByDisplay(document.properties)),
+    Math.max(0, room),
+  );
   return preview;
 }
 

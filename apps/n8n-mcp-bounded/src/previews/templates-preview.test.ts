@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { N8N_PREVIEW_BYTES } from "./markers.js";
 import {
   createTemplatesPreview,
-  TEMPLATES_DEDUPLICATED,
   TEMPLATES_SUMMARIES,
   templatesPaths,
 } from "./templates-preview.js";
@@ -33,7 +33,6 @@ describe("createTemplatesPreview", () => {
     };
     expect(createTemplatesPreview(document)).toEqual({
       _summarized: TEMPLATES_SUMMARIES,
-      _deduplicated: TEMPLATES_DEDUPLICATED,
       total: 2,
       limit: 100,
       offset: 0,
@@ -46,12 +45,29 @@ describe("createTemplatesPreview", () => {
           views: 10,
           created: "2025-06-25T22:02:46.851Z",
           nodeCount: 3,
-          nodeTypes: ["n8n-nodes-base.webhook", "n8n-nodes-base.slack"],
         },
-        { id: 2, name: "Typed nodes", nodeCount: 2, nodeTypes: ["n8n-nodes-base.set"] },
+        { id: 2, name: "Typed nodes", nodeCount: 2 },
       ],
     });
     expect(templatesPaths(document)).toEqual(["/items"]);
+  });
+
+  it("lists the first templates within 2 KiB and counts the rest in {_omittedItems: n}", () => {
+    const items = Array.from({ length: 100 }, (_, id) => ({
+      id,
+      name: `Template number ${id} with a long descriptive name`,
+      nodes: ["a", "a", "b"],
+      views: 1000 - id,
+      created: "2025-06-25T22:02:46.851Z",
+    }));
+    const preview = createTemplatesPreview({ items, total: 100 }) as { items: unknown[] };
+    const listed = preview.items.length - 1;
+    expect(listed).toBeGreaterThan(5);
+    expect(preview.items.slice(0, listed)).toEqual(
+      items.slice(0, listed).map(({ nodes: _nodes, ...rest }) => ({ ...rest, nodeCount: 3 })),
+    );
+    expect(preview.items.at(-1)).toEqual({ _omittedItems: 100 - listed });
+    expect(Buffer.byteLength(JSON.stringify(preview))).toBeLessThanOrEqual(N8N_PREVIEW_BYTES);
   });
 
   it("leaves payloads without items to the generic preview", () => {
