@@ -23,7 +23,11 @@ export const FILE_QUESTIONS: Question[] = [
     text: "How many products are in the tools category?",
     truth: (raw) => raw.products.filter((product: Json) => product.category === "tools").length,
     answer: (model) =>
-      model.count({ responsePath: "/products", filters: [{ path: "/category", value: "tools" }] }),
+      model.count({
+        responsePath: "/products",
+        filters: [{ path: "/category", value: "tools" }],
+        fields: ["sku"],
+      }),
   },
   {
     id: "catalog-price",
@@ -45,7 +49,11 @@ export const FILE_QUESTIONS: Question[] = [
     text: "How many products are out of stock?",
     truth: (raw) => raw.products.filter((product: Json) => product.stock === 0).length,
     answer: (model) =>
-      model.count({ responsePath: "/products", filters: [{ path: "/stock", value: 0 }] }),
+      model.count({
+        responsePath: "/products",
+        filters: [{ path: "/stock", value: 0 }],
+        fields: ["sku"],
+      }),
   },
   {
     id: "catalog-clearance",
@@ -57,6 +65,7 @@ export const FILE_QUESTIONS: Question[] = [
       model.count({
         responsePath: "/products",
         filters: [{ path: "/tags", op: "contains", value: "clearance" }],
+        fields: ["sku"],
       }),
   },
   {
@@ -113,6 +122,7 @@ export const FILE_QUESTIONS: Question[] = [
       model.count({
         objectMode: "entries",
         filters: [{ path: "/value/plan", value: "enterprise" }],
+        fields: ["/key"],
       }),
   },
   {
@@ -151,7 +161,11 @@ export const FILE_QUESTIONS: Question[] = [
     text: "How many orders were refunded?",
     truth: (raw) => raw.orders.filter((order: Json) => order.status === "refunded").length,
     answer: (model) =>
-      model.count({ responsePath: "/orders", filters: [{ path: "/status", value: "refunded" }] }),
+      model.count({
+        responsePath: "/orders",
+        filters: [{ path: "/status", value: "refunded" }],
+        fields: ["id"],
+      }),
   },
   {
     id: "orders-revenue-day",

@@ -69,7 +69,8 @@ const requiredCount = (id: keyof typeof NODES, label: string): Question => ({
   text: `How many properties of the ${label} node are marked required?`,
   truth: (raw) => raw.properties.filter((property: Property) => property.required === true).length,
   // The same query on every node: no responsePath, the responseRoot is /properties.
-  answer: (model) => model.count({ filters: [{ path: "/required", value: true }] }),
+  answer: (model) =>
+    model.count({ filters: [{ path: "/required", value: true }], fields: ["name"] }),
 });
 
 /** Questions over get_node, search_templates and search_nodes results. */
@@ -172,7 +173,11 @@ export const N8N_QUESTIONS: Question[] = [
     truth: (raw) =>
       raw.operations.filter((operation: Json) => operation.resource === "lead").length,
     answer: (model) =>
-      model.count({ responsePath: "/operations", filters: [{ path: "/resource", value: "lead" }] }),
+      model.count({
+        responsePath: "/operations",
+        filters: [{ path: "/resource", value: "lead" }],
+        fields: ["operation"],
+      }),
   },
   {
     id: "salesforce-collections",
@@ -180,7 +185,8 @@ export const N8N_QUESTIONS: Question[] = [
     text: "How many Salesforce properties are of type collection?",
     truth: (raw) =>
       raw.properties.filter((property: Property) => property.type === "collection").length,
-    answer: (model) => model.count({ filters: [{ path: "/type", value: "collection" }] }),
+    answer: (model) =>
+      model.count({ filters: [{ path: "/type", value: "collection" }], fields: ["name"] }),
   },
   {
     id: "github-credentials",
@@ -264,7 +270,10 @@ export const N8N_QUESTIONS: Question[] = [
     truth: (raw) =>
       raw.items.filter((item: Json) => item.nodes.includes("n8n-nodes-base.slack")).length,
     answer: (model) =>
-      model.count({ filters: [{ path: "/nodes", op: "contains", value: "n8n-nodes-base.slack" }] }),
+      model.count({
+        filters: [{ path: "/nodes", op: "contains", value: "n8n-nodes-base.slack" }],
+        fields: ["id"],
+      }),
   },
   {
     id: "templates-most-viewed",
@@ -287,6 +296,7 @@ export const N8N_QUESTIONS: Question[] = [
           { path: "/created", op: "gte", value: "2025-06-01" },
           { path: "/created", op: "lt", value: "2025-07-01" },
         ],
+        fields: ["id"],
       }),
   },
   {
@@ -311,6 +321,7 @@ export const N8N_QUESTIONS: Question[] = [
     async answer(model) {
       const withNotes = await model.count({
         filters: [{ path: "/nodes", op: "contains", value: "n8n-nodes-base.stickyNote" }],
+        fields: ["id"],
       });
       return model.envelope.data.itemCount - withNotes;
     },
@@ -323,7 +334,10 @@ export const N8N_QUESTIONS: Question[] = [
     async answer(model) {
       // The preview names metadata without its keys: look at one template's first.
       await model.query({ responsePath: "/items/0/metadata" });
-      return model.count({ filters: [{ path: "/metadata/complexity", value: "medium" }] });
+      return model.count({
+        filters: [{ path: "/metadata/complexity", value: "medium" }],
+        fields: ["id"],
+      });
     },
   },
   {
@@ -357,7 +371,8 @@ export const N8N_QUESTIONS: Question[] = [
     source: "templatesSlack",
     text: "How many of the Slack templates found are by verified authors?",
     truth: (raw) => raw.items.filter((item: Json) => item.author?.verified === true).length,
-    answer: (model) => model.count({ filters: [{ path: "/author/verified", value: true }] }),
+    answer: (model) =>
+      model.count({ filters: [{ path: "/author/verified", value: true }], fields: ["id"] }),
   },
   {
     id: "google-triggers",
@@ -368,6 +383,7 @@ export const N8N_QUESTIONS: Question[] = [
       model.count({
         responsePath: model.envelope.responseMeta.artifact.primaryPaths[0],
         filters: [{ path: "/category", value: "trigger" }],
+        fields: ["workflowNodeType"],
       }),
   },
   {
