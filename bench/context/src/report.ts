@@ -52,6 +52,14 @@ export function totals(rows: readonly QuestionRow[]) {
   };
 }
 
+function medianOf(values: readonly number[]): number {
+  const ordered = [...values].sort((a, b) => a - b);
+  const middle = ordered.length >> 1;
+  return ordered.length % 2 === 1
+    ? (ordered[middle] as number)
+    : ((ordered[middle - 1] as number) + (ordered[middle] as number)) / 2;
+}
+
 const number = (value: number) => value.toLocaleString("en-US");
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
@@ -106,7 +114,7 @@ export function renderMarkdown(report: ContextReport): string {
         `+${number(row.boundedTokens - row.directTokens)}`,
       ]),
     ),
-    "Per result (the envelope replaces the raw text; bytes of the text block):",
+    `Per result (the envelope replaces the raw text; bytes of the text block; median envelope ${number(medianOf(report.sources.map((row) => row.envelopeBytes)))} bytes):`,
     table(
       ["result", "raw bytes", "raw tokens", "envelope bytes", "envelope tokens"],
       report.sources.map((row) => [

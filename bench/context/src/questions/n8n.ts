@@ -305,11 +305,9 @@ export const N8N_QUESTIONS: Question[] = [
     text: "Who (username) wrote the second template listed?",
     truth: (raw) => raw.items[1].author.username,
     async answer(model) {
-      const page = await model.query({
-        filters: [{ path: "/id", value: model.envelope.data.items[1].id }],
-        fields: ["/author/username"],
-      });
-      return page.response[0]["/author/username"];
+      // The preview names `author` without its keys: read the second template's.
+      const page = await model.query({ responsePath: "/items/1/author" });
+      return page.response.username;
     },
   },
   {
@@ -371,8 +369,10 @@ export const N8N_QUESTIONS: Question[] = [
     source: "templatesSlack",
     text: "How many of the Slack templates found are by verified authors?",
     truth: (raw) => raw.items.filter((item: Json) => item.author?.verified === true).length,
-    answer: (model) =>
-      model.count({ filters: [{ path: "/author/verified", value: true }], fields: ["id"] }),
+    async answer(model) {
+      await model.query({ responsePath: "/items/0/author" });
+      return model.count({ filters: [{ path: "/author/verified", value: true }], fields: ["id"] });
+    },
   },
   {
     id: "google-triggers",
