@@ -40,6 +40,7 @@ export {
   isCutByN8nMcp,
   N8N_MCP_CUT_AT,
   N8N_MCP_CUT_MARKER,
+  SOURCE_CUT_SUMMARIES,
 } from "./previews/source-cut.js";
 export {
   createTemplatesPreview,
