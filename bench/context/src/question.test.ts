@@ -3,6 +3,7 @@ import { FILES } from "./files.js";
 import { canonicalJson, isCut, lostKeys, sameAnswer } from "./question.js";
 import { FILE_QUESTIONS, fileSources } from "./questions/files.js";
 import { N8N_QUESTIONS, N8N_SOURCES } from "./questions/n8n.js";
+import { replaceMarked } from "./report.js";
 
 describe("the context benchmark's question checking", () => {
   it("compares answers by value, object key order aside, array order not", () => {
@@ -40,5 +41,13 @@ describe("the context benchmark's question checking", () => {
     });
     expect(trivial.map((question) => question.id)).toEqual([]);
     expect(canonicalJson(FILES["orders.json"]())).toBe(canonicalJson(documents.orders));
+  });
+
+  it("replaces only the marked part of a README, and nothing without markers", () => {
+    const readme = "a\n<!-- context-bench:start -->\nold\n<!-- context-bench:end -->\nb";
+    expect(replaceMarked(readme, "new")).toBe(
+      "a\n<!-- context-bench:start -->\nnew\n<!-- context-bench:end -->\nb",
+    );
+    expect(replaceMarked("no markers", "new")).toBe("no markers");
   });
 });

@@ -142,3 +142,67 @@ export function renderMarkdown(report: ContextReport): string {
   ];
   return `${sections.join("\n\n")}\n`;
 }
+
+/**
+ * The summary an app README shows: the totals, the tools/list overhead and the per-result sizes,
+ * for one server's results (`n8n` or `files`) or all.
+ */
+export function renderSummary(report: ContextReport, server?: "n8n" | "files"): string {
+  const rows = report.questions.filter((row) => server === undefined || row.server === server);
+  const sum = totals(rows);
+  const sources = report.sources.filter((row) => server === undefined || row.server === server);
+  const tools = report.tools.filter(
+    (row) => server === undefined || row.server.includes(server === "n8n" ? "n8n" : "filesystem"),
+  );
+  return [
+    table(
+      [
+        "questions",
+        "answered correctly",
+        "query calls",
+        "raw tokens",
+        "bounded tokens",
+        "fewer tokens",
+      ],
+      [
+        [
+          String(sum.questions),
+          `${sum.correct}/${sum.questions}`,
+          number(sum.calls),
+          number(sum.rawTokens),
+          number(sum.boundedTokens),
+          percent(sum.saving),
+        ],
+      ],
+    ),
+    table(
+      ["tools/list (once per session)", "direct", "bounded", "overhead"],
+      tools.map((row) => [
+        row.server,
+        number(row.directTokens),
+        number(row.boundedTokens),
+        `+${number(row.boundedTokens - row.directTokens)}`,
+      ]),
+    ),
+    table(
+      ["result", "raw bytes", "raw tokens", "envelope bytes", "envelope tokens"],
+      sources.map((row) => [
+        row.source,
+        number(row.rawBytes),
+        number(row.rawTokens),
+        number(row.envelopeBytes),
+        number(row.envelopeTokens),
+      ]),
+    ),
+  ].join("\n\n");
+}
+
+/** `text` with the part between `<!-- context-bench:start -->` and its end marker replaced. */
+export function replaceMarked(text: string, content: string): string {
+  const start = "<!-- context-bench:start -->";
+  const end = "<!-- context-bench:end -->";
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) return text;
+  return `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`;
+}

@@ -1,7 +1,8 @@
 // The context benchmark: how many tokens a model reads to answer questions over real tool
 // results, raw (the result in its context) vs through the built bounded apps (the envelope, then
 // query_response_artifact calls). Build first (`pnpm build`), then `pnpm --filter
-// @bounded-mcp/context-bench bench`. Writes results/context.md and results/context.json.
+// @bounded-mcp/context-bench bench`. Writes results/context.md and results/context.json, and the
+// summaries in the READMEs of n8n-mcp-bounded and bounded-mcp-proxy.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -18,6 +19,8 @@ import {
   type ContextReport,
   type QuestionRow,
   renderMarkdown,
+  renderSummary,
+  replaceMarked,
   type SourceRow,
   type ToolsRow,
 } from "./report.js";
@@ -140,4 +143,14 @@ const markdown = renderMarkdown(report);
 writeFileSync(new URL("context.md", out), markdown);
 writeFileSync(new URL("context.json", out), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(markdown);
+// The app READMEs show the summary of their own results between context-bench markers.
+for (const [readme, server] of [
+  ["../../../apps/n8n-mcp-bounded/README.md", "n8n"],
+  ["../../../apps/proxy/README.md", "files"],
+] as const) {
+  const path = new URL(readme, import.meta.url);
+  const text = readFileSync(path, "utf8");
+  const updated = replaceMarked(text, renderSummary(report, server));
+  if (updated !== text) writeFileSync(path, updated);
+}
 if (questions.some((row) => !row.correct)) process.exitCode = 1;
