@@ -154,7 +154,15 @@ export function renderSummary(report: ContextReport, server?: "n8n" | "files"): 
   const tools = report.tools.filter(
     (row) => server === undefined || row.server.includes(server === "n8n" ? "n8n" : "filesystem"),
   );
+  const median = medianOf(sources.map((row) => row.envelopeBytes));
+  const verdict = (met: boolean) => (met ? "met" : "**not met**");
+  const targets =
+    `Targets: at least 98% fewer tokens than the raw results (measured ${percent(sum.saving)}, ` +
+    `${verdict(sum.saving >= 0.98)}); every answer correct (${sum.correct}/${sum.questions}, ` +
+    `${verdict(sum.correct === sum.questions)}); median envelope at most 3 KiB (${number(median)} ` +
+    `bytes, ${verdict(median <= 3072)}).`;
   return [
+    targets,
     table(
       [
         "questions",
