@@ -155,12 +155,14 @@ export function renderSummary(report: ContextReport, server?: "n8n" | "files"): 
     (row) => server === undefined || row.server.includes(server === "n8n" ? "n8n" : "filesystem"),
   );
   const median = medianOf(sources.map((row) => row.envelopeBytes));
+  const overhead = tools.reduce((total, row) => total + row.boundedTokens - row.directTokens, 0);
   const verdict = (met: boolean) => (met ? "met" : "**not met**");
   const targets =
     `Targets: at least 98% fewer tokens than the raw results (measured ${percent(sum.saving)}, ` +
     `${verdict(sum.saving >= 0.98)}); every answer correct (${sum.correct}/${sum.questions}, ` +
     `${verdict(sum.correct === sum.questions)}); median envelope at most 3 KiB (${number(median)} ` +
-    `bytes, ${verdict(median <= 3072)}).`;
+    `bytes, ${verdict(median <= 3072)}). With the tools/list overhead paid once (one session for ` +
+    `all ${sum.questions} questions): ${percent(1 - (sum.boundedTokens + overhead) / sum.rawTokens)} fewer.`;
   return [
     targets,
     table(
