@@ -56,37 +56,74 @@ function compactionProblems(shown: unknown, full: unknown, path: string, out: st
   }
   if (isRecord(full)) {
     if (!isRecord(shown)) return void out.push(`${path}: an object became ${typeof shown}`);
-    const fullKeys = Object.keys(full);
-    const omitted = Object.hasOwn(full, "_omittedKeys") ? 0 : (shown._omittedKeys ?? 0);
-    const shownKeys = Object.keys(shown).filter(
-      (key) => key !== "_omittedKeys" || Object.hasOwn(full, "_omittedKeys"),
+    const asSent: string[] = [];
+    objectCutProblems(shown, full, path, asSent);
+    if (asSent.length === 0 || typeof full._omittedKeys !== "number") {
+      out.push(...asSent);
+      return;
+    }
+    // A compaction may merge the preview's own _omittedKeys into its count of dropped keys.
+    const { _omittedKeys: ownCount, ...fullKept } = full;
+    const { _omittedKeys: shownCount, ...shownKept } = shown;
+    const merged: string[] = [];
+    objectCutProblems(
+      { ...shownKept, _omittedKeys: Number(shownCount ?? 0) - Number(ownCount) },
+      fullKept,
+      path,
+      merged,
     );
-    if (shownKeys.length + Number(omitted) !== fullKeys.length) {
-      out.push(`${path}: ${shownKeys.length} of ${fullKeys.length} keys, _omittedKeys ${omitted}`);
-    }
-    for (const key of shownKeys) {
-      const match = CUT_STRING.exec(key);
-      const fullKey = Object.hasOwn(full, key)
-        ? key
-        : fullKeys.find(
-            (candidate) =>
-              match !== null &&
-              candidate.length === Number(match[1]) &&
-              candidate.startsWith(key.slice(0, match.index)),
-          );
-      if (fullKey === undefined) out.push(`${path}: key ${key} is not in the preview`);
-      else compactionProblems(shown[key], full[fullKey], `${path}/${key}`, out);
-    }
+    out.push(...(merged.length === 0 ? [] : asSent));
     return;
   }
   if (!Object.is(shown, full)) out.push(`${path}: ${String(shown)} is not ${String(full)}`);
 }
 
+/** Problems of `shown` as a compaction of the object `full`, markers as the preview sent them. */
+function objectCutProblems(shown: JsonObject, full: JsonObject, path: string, out: string[]): void {
+  const fullKeys = Object.keys(full);
+  const omitted = Object.hasOwn(full, "_omittedKeys") ? 0 : (shown._omittedKeys ?? 0);
+  const shownKeys = Object.keys(shown).filter(
+    (key) => key !== "_omittedKeys" || Object.hasOwn(full, "_omittedKeys"),
+  );
+  if (shownKeys.length + Number(omitted) !== fullKeys.length) {
+    out.push(`${path}: ${shownKeys.length} of ${fullKeys.length} keys, _omittedKeys ${omitted}`);
+  }
+  for (const key of shownKeys) {
+    const match = CUT_STRING.exec(key);
+    const fullKey = Object.hasOwn(full, key)
+      ? key
+      : fullKeys.find(
+          (candidate) =>
+            match !== null &&
+            candidate.length === Number(match[1]) &&
+            candidate.startsWith(key.slice(0, match.index)),
+        );
+    if (fullKey === undefined) out.push(`${path}: key ${key} is not in the preview`);
+    else compactionProblems(shown[key], full[fullKey], `${path}/${key}`, out);
+  }
+}
+
 /** `shown` as the first items of `full` followed by {"_omittedItems": n}, n the rest. */
+/**
+ * The number of `full`'s items a marker after `listed` of them must count: the rest of the list,
+ * and, when `full` ends with its own marker, what that one counted instead of itself (a
+ * compaction may merge the markers, so the count stays the whole document's).
+ */
+function itemsLeft(full: unknown[], listed: number): number[] {
+  const own = full.at(-1);
+  const plain = full.length - listed;
+  return isRecord(own) && typeof own._omittedItems === "number" && listed < full.length
+    ? [plain, plain - 1 + own._omittedItems]
+    : [plain];
+}
+
 function arrayCutProblems(shown: unknown[], full: unknown[], path: string, out: string[]): void {
   const marker = shown.at(-1);
   const listed = shown.slice(0, -1);
-  if (!isRecord(marker) || marker._omittedItems !== full.length - listed.length) {
+  if (
+    !isRecord(marker) ||
+    !itemsLeft(full, listed.length).includes(marker._omittedItems as number)
+  ) {
     out.push(`${path}: ${shown.length} of ${full.length} items without a true _omittedItems`);
   }
   for (const [index, item] of listed.entries()) {
@@ -410,10 +447,18 @@ describe("n8n previews never pass a part for the whole", () => {
     compactionProblems("abc", "abcdefghi", "/d", problems);
     compactionProblems({ x: 1, _omittedKeys: 1 }, { x: 1, y: 2 }, "/e", problems);
     compactionProblems({ x: 1 }, { x: 1, y: 2 }, "/f", problems);
+    // A cut that merges the preview's own marker counts what both left out.
+    compactionProblems([1, { _omittedItems: 3 }], [1, 2, { _omittedItems: 2 }], "/g", problems);
+    compactionProblems([1, { _omittedItems: 9 }], [1, 2, { _omittedItems: 2 }], "/h", problems);
+    compactionProblems({ x: 1, _omittedKeys: 6 }, { x: 1, y: 2, _omittedKeys: 5 }, "/i", problems);
+    compactionProblems({ x: 1, _omittedKeys: 1 }, { x: 1, y: 2, _omittedKeys: 5 }, "/j", problems);
     expect(problems).toEqual([
       "/a: 2 of 3 items without a true _omittedItems",
       '/d: "abc" is not "abcdefghi" nor a marked cut',
       "/f: 1 of 2 keys, _omittedKeys 0",
+      "/h: 2 of 3 items without a true _omittedItems",
+      "/j: 2 of 3 keys, _omittedKeys 0",
+      "/j/_omittedKeys: 1 is not 5",
     ]);
   });
 });
