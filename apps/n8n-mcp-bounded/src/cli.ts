@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
-import { SettingsError, trackInFlight } from "@bounded-mcp/mcp-adapter";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { SettingsError } from "@bounded-mcp/mcp-adapter";
+import { serveStdio } from "@bounded-mcp/relay";
 import { createChildEnvironment } from "./runtime/child-environment.js";
 import { createN8nMcpBounded } from "./runtime/create-n8n-mcp-bounded.js";
 import { createStderrLogger, parseLogLevel } from "./runtime/create-stderr-logger.js";
@@ -19,9 +19,6 @@ function runTelemetryCommand(args: string[]): never {
   process.exit(outcome.status ?? 1);
 }
 
-/** How long a stop waits for the answers in flight before closing n8n-mcp anyway. */
-const SHUTDOWN_GRACE_MS = 30_000;
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === "telemetry") runTelemetryCommand(args);
@@ -34,36 +31,19 @@ async function main(): Promise<void> {
     process.stderr.write(`n8n-mcp-bounded: ${error.message}\n`);
     process.exit(2);
   }
-  const tracked = trackInFlight(new StdioServerTransport());
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    // Answers still in flight (the client may close stdin right after its last request) are
-    // sent before n8n-mcp is closed.
-    await tracked.whenIdle(SHUTDOWN_GRACE_MS);
-    await app.close().catch((error: unknown) => {
-      logger.error("closing failed", { error: String(error) });
-    });
-    logger.flush();
-    process.exit(code);
-  };
-  const session = await app.relay.connect(tracked.transport);
-  // One client, one child: a child that cannot be started ends the program with code 1 (as
-  // bounded-mcp-proxy does), unless a stop was asked for first.
-  let exitCode = 0;
-  session.ready.catch((error: unknown) => {
-    if (stopping) return;
-    exitCode = 1;
-    logger.error("n8n-mcp could not be started: exiting", {
-      error: error instanceof Error ? error.message : String(error),
-    });
+  // The stdio lifecycle both apps share (answers in flight sent first, exit 1 when n8n-mcp
+  // cannot be started).
+  const serving = await serveStdio(app.relay, {
+    logger,
+    upstreamLabel: "n8n-mcp",
+    signals: ["SIGINT", "SIGTERM"],
   });
-  process.stdin.once("end", () => void stop(0));
-  process.once("SIGINT", () => void stop(0));
-  process.once("SIGTERM", () => void stop(0));
-  await session.closed;
-  await stop(exitCode);
+  const code = await serving.ended;
+  await app.close().catch((error: unknown) => {
+    logger.error("closing failed", { error: String(error) });
+  });
+  logger.flush();
+  process.exit(code);
 }
 
 await main();

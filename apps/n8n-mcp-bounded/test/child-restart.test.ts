@@ -1,4 +1,4 @@
-import type { LinearStdioClientTransport } from "@bounded-mcp/mcp-adapter";
+import type { LinearStdioClientTransport } from "@bounded-mcp/relay";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type BoundedConnection, connectBounded } from "./support/connect-bounded.js";
 import { envelopeOf, query } from "./support/envelopes.js";

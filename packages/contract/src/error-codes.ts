@@ -14,7 +14,7 @@ export const ERROR_CODES = Object.freeze({
   OBJECT_MODE_REQUIRED:
     'Fields or filters target a keyed object; details.suggestedRequest is the same request with objectMode "entries", ready to send.',
   FILTER_PATH_UNRESOLVED:
-    "A filter path resolves on no selected item; details give the path and the item keys that exist.",
+    "A filter, sort, groupBy or metric path resolves on no selected item; details give the path (every unresolved one in paths) and the item keys that exist.",
   INVALID_RESPONSE_CURSOR:
     "The cursor is malformed, signed by an unknown key, issued for another artifact or other arguments, or past the end; details.reason says which.",
   INVALID_ARTIFACT_HANDLE:

@@ -36,6 +36,23 @@ export {
 export { type ErrorObject, ErrorObjectSchema } from "./error-object.js";
 export { createErrorResult, type ErrorResultInput } from "./error-result.js";
 export {
+  type AnyOfFilter,
+  AnyOfFilterSchema,
+  FILTER_KEYS,
+  FILTER_OPS,
+  type Filter,
+  type FilterOp,
+  FilterOpSchema,
+  FilterSchema,
+  isAnyOfFilter,
+  type JsonValue,
+  JsonValueSchema,
+  type LeafFilter,
+  LeafFilterSchema,
+  type Measure,
+  MeasureSchema,
+} from "./filter.js";
+export {
   BOUNDED_ENVELOPE_JSON_SCHEMA,
   BOUNDED_ERROR_JSON_SCHEMA,
   DESCRIPTOR_JSON_SCHEMA,
@@ -51,14 +68,28 @@ export {
 } from "./limits.js";
 export { type ParseQueryRequestResult, parseQueryRequest } from "./parse-query-request.js";
 export {
-  FILTER_KEYS,
-  FILTER_OPS,
-  type Filter,
-  type FilterOp,
-  FilterOpSchema,
-  FilterSchema,
-  type JsonValue,
-  JsonValueSchema,
+  AGGREGATE_KEYS,
+  type Aggregate,
+  AggregateSchema,
+  EXTENSION_NAMES,
+  type ExtensionName,
+  ExtensionNameSchema,
+  type GroupBy,
+  GroupBySchema,
+  groupByPaths,
+  METRIC_KEYS,
+  METRIC_OPS,
+  type Metric,
+  type MetricOp,
+  MetricOpSchema,
+  MetricSchema,
+  metricLabel,
+  SORT_KEYS,
+  SORT_ORDERS,
+  type SortKey,
+  SortKeySchema,
+} from "./query-extensions.js";
+export {
   QUERY_REQUEST_CONFLICTS,
   QUERY_REQUEST_KEYS,
   type QueryRequest,

@@ -58,17 +58,37 @@ function toClientJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSche
   return { type: "object", ...hoistDefinitions(generated) } as JsonSchemaObject;
 }
 
-/** The input schema with the recursive JSON-value definition of `filters[].value` reduced to `{}`. */
+const FILTER_VALUE_DESCRIPTION =
+  "Any JSON value; an array for in and nin, a number or string for lt/lte/gt/gte, a boolean for exists; a number under measure length.";
+
+/** The plain-filter schemas inside the input schema: `filters[]` and `filters[].anyOf[]`. */
+function plainFilterSchemas(schema: JsonSchemaObject): JsonObject[] {
+  const filters = schema.properties?.["filters"] as { items?: { anyOf?: JsonObject[] } };
+  const [leaf, anyOf] = filters.items?.anyOf ?? [];
+  const inner = (anyOf?.["properties"] as JsonObject | undefined)?.["anyOf"] as
+    | { items?: JsonObject }
+    | undefined;
+  if (leaf === undefined || inner?.items === undefined) {
+    throw new Error("the filter schema is not {anyOf: [plain filter, anyOf filter]}");
+  }
+  return [leaf, inner.items];
+}
+
+/**
+ * The input schema with the recursive JSON-value definition of every filter `value` reduced to a
+ * description (no `$ref`, no `$defs`).
+ */
 function createQueryToolInputSchema(): JsonSchemaObject {
   const schema = toClientJsonSchema(QueryRequestSchema, "input");
-  const filters = schema.properties?.["filters"] as { items?: { properties?: JsonObject } };
-  const filterProperties = filters.items?.properties;
-  if (filterProperties === undefined) throw new Error("the filter schema has no properties");
-  filterProperties["value"] = {
-    description:
-      "Any JSON value; an array for in, a number or string for lt/lte/gt/gte, a boolean for exists.",
-  };
+  for (const filter of plainFilterSchemas(schema)) {
+    const properties = filter["properties"] as JsonObject | undefined;
+    if (properties === undefined) throw new Error("the filter schema has no properties");
+    properties["value"] = { description: FILTER_VALUE_DESCRIPTION };
+  }
   delete schema["$defs"];
+  if (JSON.stringify(schema).includes('"$ref"')) {
+    throw new Error("the query tool input schema holds a $ref");
+  }
   return schema;
 }
 

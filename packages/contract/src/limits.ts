@@ -42,6 +42,20 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxCursorChars: 64,
   /** responsePath's available children listed in an INVALID_RESPONSE_PATH error. */
   maxAvailableChildren: 30,
+  /** Sort keys per request (§9). */
+  maxSortKeys: 3,
+  /** groupBy paths of one aggregate (§9). */
+  maxGroupBy: 3,
+  /** Metrics of one aggregate (§9). */
+  maxMetrics: 8,
+  /** Filters inside one anyOf, at least and at most (§9). */
+  minAnyOf: 2,
+  maxAnyOf: 5,
+  /**
+   * Scan time one textSearch may take before it answers with work_limit and a resuming cursor
+   * (§9 rule 6), in milliseconds of wall clock, parsing excluded.
+   */
+  queryWorkMs: 250,
 });
 
 /** The limits an embedding may configure; the same names as DEFAULT_LIMITS. */

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { ErrorObject } from "./error-object.js";
+import { FILTER_KEYS, FILTER_OPS } from "./filter.js";
 import { DEFAULT_LIMITS, QUERY_TOOL_NAME } from "./limits.js";
 import { findTooDeep } from "./nesting.js";
+import { AGGREGATE_KEYS, METRIC_KEYS, METRIC_OPS, SORT_KEYS } from "./query-extensions.js";
 import {
-  FILTER_KEYS,
-  FILTER_OPS,
   QUERY_REQUEST_KEYS,
   type QueryRequest,
   QueryRequestSchema,
@@ -31,11 +31,32 @@ const EXPECTED: Readonly<Record<string, string>> = {
   objectMode: 'the string "entries"',
   fields: `an array of at most ${L.maxFields} strings (item keys or pointers)`,
   "fields[]": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
-  filters: `an array of at most ${L.maxFilters} filters {path, op?, value?}`,
-  "filters[]": "an object {path, op?, value?}",
+  filters: `an array of at most ${L.maxFilters} filters {path, op?, value?, measure?} or {anyOf: [...]}`,
+  "filters[]": `an object {path, op?, value?, measure?}, or {anyOf: [${L.minAnyOf} to ${L.maxAnyOf} such filters]}`,
   "filters[].path": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
   "filters[].op": `one of ${FILTER_OPS.join(", ")} (default eq)`,
   "filters[].value": "a JSON value",
+  "filters[].measure": 'the string "length"',
+  "filters[].anyOf": `an array of ${L.minAnyOf} to ${L.maxAnyOf} filters {path, op?, value?, measure?} (one level: no anyOf inside)`,
+  "filters[].anyOf[]": "an object {path, op?, value?, measure?} (no anyOf inside an anyOf)",
+  "filters[].anyOf[].path": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
+  "filters[].anyOf[].op": `one of ${FILTER_OPS.join(", ")} (default eq)`,
+  "filters[].anyOf[].value": "a JSON value",
+  "filters[].anyOf[].measure": 'the string "length"',
+  sort: `an array of 1 to ${L.maxSortKeys} sort keys {path, order?, measure?}`,
+  "sort[]": "an object {path, order?, measure?}",
+  "sort[].path": `a string of at most ${L.maxPathChars} characters (an item key, a pointer, or with aggregate a row label)`,
+  "sort[].order": "one of asc, desc (default asc)",
+  "sort[].measure": 'the string "length"',
+  aggregate: "an object {groupBy?, unwind?, metrics?}",
+  "aggregate.groupBy": `a path, or an array of 1 to ${L.maxGroupBy} paths`,
+  "aggregate.groupBy[]": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
+  "aggregate.unwind": "a boolean (default false)",
+  "aggregate.metrics": `an array of 1 to ${L.maxMetrics} metrics {op, path?, measure?} (default [{op: "count"}])`,
+  "aggregate.metrics[]": "an object {op, path?, measure?}",
+  "aggregate.metrics[].op": `one of ${METRIC_OPS.join(", ")}`,
+  "aggregate.metrics[].path": `a string of at most ${L.maxPathChars} characters (an item key or a pointer)`,
+  "aggregate.metrics[].measure": 'the string "length"',
   textSearch: "an object {query, caseSensitive?}",
   "textSearch.query": `a string of ${L.minTextSearchQueryChars} to ${L.maxTextSearchQueryChars} characters`,
   "textSearch.caseSensitive": "a boolean (default false)",
@@ -47,15 +68,31 @@ const EXPECTED: Readonly<Record<string, string>> = {
 /** The keys an object accepts, by its path with indexes replaced by `[]`. */
 const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   "": QUERY_REQUEST_KEYS,
-  "filters[]": FILTER_KEYS,
+  "filters[]": [...FILTER_KEYS, "anyOf"],
+  "filters[].anyOf[]": FILTER_KEYS,
   textSearch: TEXT_SEARCH_KEYS,
+  "sort[]": SORT_KEYS,
+  aggregate: AGGREGATE_KEYS,
+  "aggregate.metrics[]": METRIC_KEYS,
 };
 
 /** Names that are not case variants but clearly mean one argument. */
 const SYNONYMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "": { limit: "pageSize", filter: "filters", field: "fields", path: "responsePath" },
-  "filters[]": { operator: "op" },
+  "": {
+    limit: "pageSize",
+    filter: "filters",
+    field: "fields",
+    path: "responsePath",
+    orderby: "sort",
+    sortby: "sort",
+    aggregation: "aggregate",
+  },
+  "filters[]": { operator: "op", or: "anyOf", any: "anyOf" },
+  "filters[].anyOf[]": { operator: "op" },
   textSearch: {},
+  "sort[]": { direction: "order", dir: "order" },
+  aggregate: { group: "groupBy", metric: "metrics" },
+  "aggregate.metrics[]": { operator: "op", field: "path" },
 };
 
 function normalizeKey(key: string): string {
@@ -106,14 +143,30 @@ function echo(text: string): string {
   return cutString(text, L.maxEchoChars);
 }
 
+/** "one of the keys a, b", written tighter when that would be cut as an echo (> 120 characters). */
+function expectedKeys(known: readonly string[]): string {
+  const spaced = `one of the keys ${known.join(", ")}`;
+  return spaced.length <= L.maxEchoChars ? spaced : `one of ${known.join(",")}`;
+}
+
 function unknownKeyError(issue: z.core.$ZodIssueUnrecognizedKeys): ErrorObject {
   const parent = formatField(issue.path);
   const pattern = patternOf(issue.path);
   const known = KNOWN_KEYS[pattern] ?? [];
   const key = issue.keys[0] ?? "";
   const field = echo(joinField(parent, key));
+  if (known.includes(key)) {
+    // A known key the schema refused: it belongs to the other form of this object (a filter's
+    // path beside anyOf).
+    const expected = EXPECTED[pattern] ?? expectedKeys(known);
+    return {
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: `Argument "${field}" cannot go with the other keys of this object: expected ${expected}. Correct it and call ${QUERY_TOOL_NAME} again.`,
+      details: { field, expected },
+    };
+  }
   const suggestion = suggestKey(key, known, pattern);
-  const expected = `one of the keys ${known.join(", ")}`;
+  const expected = expectedKeys(known);
   if (suggestion !== undefined) {
     const corrected = joinField(parent, suggestion.key);
     const why = suggestion.caseVariant ? "arguments are camelCase, use" : "use";
@@ -149,9 +202,13 @@ function invalidValueError(issue: z.core.$ZodIssue, input: unknown): ErrorObject
       : (EXPECTED[patternOf(issue.path)] ?? "a valid value");
   if (typeof params["conflictsWith"] === "string") {
     const other = params["conflictsWith"];
+    const fix =
+      params["drop"] === true
+        ? `Drop ${field}: ${expected}. Then call ${QUERY_TOOL_NAME} again.`
+        : `Send ${other} or ${field} alone, then call ${QUERY_TOOL_NAME} again.`;
     return {
       code: "INVALID_RESPONSE_CONTROLS",
-      message: `Conflicting arguments: ${field} cannot be combined with ${other}. Send ${other} or ${field} alone, then call ${QUERY_TOOL_NAME} again.`,
+      message: `Conflicting arguments: ${field} cannot be combined with ${other}. ${fix}`,
       details: { field, expected, conflictsWith: other },
     };
   }
@@ -176,11 +233,45 @@ function toError(issue: z.core.$ZodIssue, input: unknown): ErrorObject {
     : invalidValueError(issue, input);
 }
 
+/** The value at a path of the input, or undefined when it is not there. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+/**
+ * Which branch of a union the caller meant, by what they sent: a filter with an `anyOf` key is
+ * an anyOf filter (branch 1), else a plain one; a groupBy array is a list of paths (branch 1).
+ */
+function intendedBranch(path: readonly PropertyKey[], input: unknown): number {
+  const value = valueAt(input, path);
+  const pattern = patternOf(path);
+  if (pattern === "filters[]") {
+    return value !== null && typeof value === "object" && Object.hasOwn(value, "anyOf") ? 1 : 0;
+  }
+  if (pattern === "aggregate.groupBy") return Array.isArray(value) ? 1 : 0;
+  return 0;
+}
+
+/** A union's problems as those of the branch the caller meant, with paths from the root. */
+function flattenUnions(issues: readonly z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
+    const branch = issue.errors[intendedBranch(issue.path, input)] ?? issue.errors[0] ?? [];
+    const rooted = branch.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+    return flattenUnions(rooted as z.core.$ZodIssue[], input);
+  });
+}
+
 /** One problem per unknown key, unknown keys first (fixing a misspelt name fixes its twin). */
-function splitIssues(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+function splitIssues(issues: readonly z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[] {
   const unknown: z.core.$ZodIssue[] = [];
   const other: z.core.$ZodIssue[] = [];
-  for (const issue of issues) {
+  for (const issue of flattenUnions(issues, input)) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) unknown.push({ ...issue, keys: [key] });
     } else {
@@ -249,7 +340,7 @@ function parseChecked(input: unknown): ParseQueryRequestResult {
   // zod rebuilds records by assignment, which turns a "__proto__" key of a filter value into a
   // prototype; the validated input, cloned, keeps it as data (the schema has no transforms).
   if (parsed.success) return { success: true, data: structuredClone(input) as QueryRequest };
-  const [first, ...others] = splitIssues(parsed.error.issues);
+  const [first, ...others] = splitIssues(parsed.error.issues, input);
   if (first === undefined) return { success: false, error: notAnObjectError() };
   const error = toError(first, input);
   error.message += othersNote(withoutAliasTwins([first, ...others], input).slice(1));

@@ -1,94 +1,7 @@
 import { z } from "zod";
+import { FilterSchema, PathSchema } from "./filter.js";
 import { DEFAULT_LIMITS } from "./limits.js";
-
-/** Filter operators of contract v3 (§3, §4.6); `eq` when omitted. */
-export const FILTER_OPS = [
-  "eq",
-  "ne",
-  "in",
-  "contains",
-  "icontains",
-  "lt",
-  "lte",
-  "gt",
-  "gte",
-  "exists",
-] as const;
-/** One filter operator; the schema rejects any other string with INVALID_RESPONSE_CONTROLS. */
-export const FilterOpSchema = z.enum(FILTER_OPS);
-/** One filter operator; `eq` when a filter omits it. */
-export type FilterOp = z.infer<typeof FilterOpSchema>;
-
-/** Any JSON value (what a filter compares against). */
-export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.null(),
-    z.boolean(),
-    z.number(),
-    z.string(),
-    z.array(JsonValueSchema),
-    z.record(z.string(), JsonValueSchema),
-  ]),
-);
-/** A JSON value as it travels on the wire (no undefined, no functions). */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-const PathSchema = z.string().max(DEFAULT_LIMITS.maxPathChars);
-
-const ORDERING_OPS: readonly FilterOp[] = ["lt", "lte", "gt", "gte"];
-
-/** What a filter's `value` must be for its op; null when any present JSON value will do. */
-function filterValueProblem(op: FilterOp, value: unknown): string | null {
-  if (op === "exists") {
-    return value === undefined || typeof value === "boolean"
-      ? null
-      : "a boolean for op exists (true: the path resolves; false: it does not; default true)";
-  }
-  if (op === "in") {
-    return Array.isArray(value) ? null : "an array of candidate values for op in";
-  }
-  if (ORDERING_OPS.includes(op)) {
-    return typeof value === "number" || typeof value === "string"
-      ? null
-      : `a number or a string for op ${op}`;
-  }
-  if (op === "icontains") {
-    return typeof value === "string" ? null : "a string for op icontains";
-  }
-  return value === undefined ? `a value for op ${op}` : null;
-}
-
-/**
- * One filter: `{path, op?, value?}`; filters are ANDed. The value must fit the op: `in` an array,
- * ordering ops a number or a string, `icontains` a string, `exists` a boolean (default true), the
- * other ops any JSON value (required). A mismatch carries `params.expected` for the error details.
- */
-export const FilterSchema = z
-  .strictObject({
-    path: PathSchema,
-    op: FilterOpSchema.optional(),
-    value: JsonValueSchema.optional(),
-  })
-  .superRefine((filter, context) => {
-    const op = filter.op ?? "eq";
-    const expected = filterValueProblem(op, filter.value);
-    if (expected !== null) {
-      context.addIssue({
-        code: "custom",
-        path: ["value"],
-        message: `Invalid filter value: expected ${expected}.`,
-        params: { expected },
-      });
-    }
-  });
-/** One filter as the caller sent it (no defaults filled in). */
-export type Filter = z.infer<typeof FilterSchema>;
+import { AggregateSchema, SortKeySchema } from "./query-extensions.js";
 
 /** `textSearch`: match contexts of a query under the selection. */
 export const TextSearchSchema = z.strictObject({
@@ -109,6 +22,8 @@ type RequestShape = {
   textSearch?: unknown;
   jsonPath?: string | undefined;
   responsePath?: string | undefined;
+  sort?: unknown;
+  aggregate?: unknown;
 };
 
 /**
@@ -116,10 +31,17 @@ type RequestShape = {
  * `describe` counts only when true; every other key counts when present.
  */
 export const QUERY_REQUEST_CONFLICTS = Object.freeze([
-  ["textSearch", ["describe", "fields", "filters", "objectMode"]],
-  ["describe", ["fields", "filters", "objectMode"]],
+  ["textSearch", ["describe", "fields", "filters", "objectMode", "sort", "aggregate"]],
+  ["describe", ["fields", "filters", "objectMode", "sort", "aggregate"]],
   ["jsonPath", ["responsePath", "objectMode"]],
+  ["aggregate", ["fields"]],
 ] as const);
+
+/** Why a pair excludes each other, when the generic "send them in separate calls" misleads. */
+const CONFLICT_ADVICE: Readonly<Record<string, string>> = {
+  "aggregate:fields":
+    "no fields with aggregate (its rows are labelled by their groupBy paths and metrics)",
+};
 
 function isSet(request: RequestShape, key: keyof RequestShape): boolean {
   return key === "describe" ? request.describe === true : request[key] !== undefined;
@@ -160,7 +82,7 @@ export const QueryRequestSchema = z
     }),
     filters: z.array(FilterSchema).max(DEFAULT_LIMITS.maxFilters).optional().meta({
       description:
-        "ANDed filters {path, op?, value?} on every selected item. op: eq (default), ne, in (array value), contains, icontains (string), lt, lte, gt, gte (number or string), exists (boolean, default true).",
+        'ANDed filters {path, op?, value?, measure?} on every selected item. op: eq (default), ne, in, nin (array value), contains, icontains (string; also string elements of arrays), lt, lte, gt, gte (number or string), exists (boolean, default true). measure "length" compares the length (items, characters, keys). {anyOf: [2 to 5 filters]} holds when any holds.',
     }),
     textSearch: TextSearchSchema.optional().meta({
       description:
@@ -180,17 +102,26 @@ export const QueryRequestSchema = z
       description:
         "JSONPath selector (no script evaluation); returns rows {pointer, value}. Not with responsePath or objectMode.",
     }),
+    sort: z.array(SortKeySchema).min(1).max(DEFAULT_LIMITS.maxSortKeys).optional().meta({
+      description:
+        'Order the (filtered) items before paging: up to 3 keys {path, order? "asc"|"desc", measure? "length"}; stable; missing and null last. With aggregate, a path equal to a row label sorts rows by it ("count").',
+    }),
+    aggregate: AggregateSchema.optional().meta({
+      description:
+        'Rows instead of items: {groupBy? path or up to 3 paths, unwind? (split arrays), metrics? up to 8 {op: count|countDistinct|sum|avg|min|max, path?, measure?}}; default metrics [{op: "count"}]. Rows are {<groupBy path>: value, count: n, "sum(/price)": s}, largest group first. Not with fields, describe or textSearch.',
+    }),
   })
   .superRefine((request, context) => {
     const conflict = findConflict(request);
     if (conflict === null) return;
     const [key, other] = conflict;
-    const expected = `${other} or ${key}, not both: send them in separate calls`;
+    const advice = CONFLICT_ADVICE[`${key}:${other}`];
+    const expected = advice ?? `${other} or ${key}, not both: send them in separate calls`;
     context.addIssue({
       code: "custom",
       path: [other],
       message: `Conflicting arguments: ${other} cannot be combined with ${key}.`,
-      params: { expected, conflictsWith: key },
+      params: { expected, conflictsWith: key, drop: advice !== undefined },
     });
   });
 /** The validated arguments of query_response_artifact, as sent (no defaults filled in). */
@@ -200,9 +131,6 @@ export type QueryRequest = z.infer<typeof QueryRequestSchema>;
 export const QUERY_REQUEST_KEYS = Object.freeze(
   Object.keys(QueryRequestSchema.shape) as (keyof QueryRequest)[],
 );
-
-/** The keys of one filter object, in documentation order. */
-export const FILTER_KEYS = Object.freeze(Object.keys(FilterSchema.shape) as (keyof Filter)[]);
 
 /** The keys of the textSearch object, in documentation order. */
 export const TEXT_SEARCH_KEYS = Object.freeze(

@@ -1,61 +1,95 @@
 import { z } from "zod";
 import { ArtifactRefSchema } from "./artifact.js";
 import { ErrorObjectSchema } from "./error-object.js";
+import { FilterOpSchema, MeasureSchema } from "./filter.js";
 import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
-import { FilterOpSchema } from "./query-request.js";
+import { ExtensionNameSchema } from "./query-extensions.js";
 
-/** Why a page or preview is not the whole selection; null when it is (§5). */
+/** Why a page or preview is not the whole selection; null when it is (§5, §9). */
 export const TRUNCATION_REASONS = [
   "size_limit",
   "page_limit",
   "item_size_limit",
   "scalar_size_limit",
   "match_limit",
+  "work_limit",
 ] as const;
-/** One truncation reason; when several apply, the first of scalar, item, match, size, page wins (§5). */
+/**
+ * One truncation reason; when several apply, the first of scalar_size_limit, item_size_limit,
+ * work_limit, match_limit, size_limit, page_limit wins (§5, §9).
+ */
 export const TruncationReasonSchema = z.enum(TRUNCATION_REASONS);
 /** Why a page or preview is not the whole selection. */
 export type TruncationReason = z.infer<typeof TruncationReasonSchema>;
 
-/** What one page counts: array items, object entries, describe keys or textSearch matches (§4.7). */
-export const PAGE_UNITS = ["items", "entries", "keys", "matches"] as const;
+/**
+ * What one page counts: array items, object entries, describe keys, textSearch matches (§4.7) or
+ * aggregate rows (§9).
+ */
+export const PAGE_UNITS = ["items", "entries", "keys", "matches", "rows"] as const;
 /** One page unit, reported in responseMeta.pageUnit. */
 export const PageUnitSchema = z.enum(PAGE_UNITS);
 /** What one page of a result counts. */
 export type PageUnit = z.infer<typeof PageUnitSchema>;
 
-/** One applied filter with honest counts: items it resolved on, items that matched. */
-export const FilterAppliedSchema = z.strictObject({
+const LeafFilterAppliedSchema = z.strictObject({
   path: z.string(),
   op: FilterOpSchema,
+  measure: MeasureSchema.optional(),
   resolvedOn: z.int().nonnegative(),
   matched: z.int().nonnegative(),
 });
+
+/**
+ * One applied filter with honest counts: items its path resolved on, items that matched. An
+ * anyOf filter reports `{anyOf: [its filters' counts], resolvedOn, matched}`, where resolvedOn
+ * counts items on which any of its paths resolved and matched the items it held on.
+ */
+export const FilterAppliedSchema = z.union([
+  LeafFilterAppliedSchema,
+  z.strictObject({
+    anyOf: z.array(LeafFilterAppliedSchema),
+    resolvedOn: z.int().nonnegative(),
+    matched: z.int().nonnegative(),
+  }),
+]);
 /** One entry of responseMeta.filtersApplied. */
 export type FilterApplied = z.infer<typeof FilterAppliedSchema>;
 
 const count = z.int().nonnegative();
 
-/** responseMeta of a successful query result (§5). */
-export const ResponseMetaSchema = z.strictObject({
-  contractVersion: z.literal(CONTRACT_VERSION),
-  truncated: z.boolean(),
-  complete: z.boolean(),
-  truncationReason: TruncationReasonSchema.nullable(),
-  returnedCount: count,
-  totalCount: count,
-  remainingCount: count,
-  nextCursor: z.string().max(DEFAULT_LIMITS.maxCursorChars).nullable(),
-  serializedBytes: count,
-  warning: z.string().nullable(),
-  pageUnit: PageUnitSchema.optional(),
-  sourceTruncated: z.boolean().optional(),
-  filtersApplied: z.array(FilterAppliedSchema).optional(),
-  fieldsResolved: z.record(z.string(), count).optional(),
-  normalizedFields: z.record(z.string(), z.string()).optional(),
-  inferredResponsePath: z.string().optional(),
-  artifact: ArtifactRefSchema.optional(),
-});
+/**
+ * responseMeta of a successful query result (§5, §9). `remainingCount` is null only when a scan
+ * stopped at its work limit (`truncationReason: "work_limit"`: what remains is not known yet).
+ * `extensions` lists the §9 extensions the result used; `aggregateSkipped` counts the items that
+ * formed no group (a groupBy path missing, or unwind meeting an empty array).
+ */
+export const ResponseMetaSchema = z
+  .strictObject({
+    contractVersion: z.literal(CONTRACT_VERSION),
+    truncated: z.boolean(),
+    complete: z.boolean(),
+    truncationReason: TruncationReasonSchema.nullable(),
+    returnedCount: count,
+    totalCount: count,
+    remainingCount: count.nullable(),
+    nextCursor: z.string().max(DEFAULT_LIMITS.maxCursorChars).nullable(),
+    serializedBytes: count,
+    warning: z.string().nullable(),
+    pageUnit: PageUnitSchema.optional(),
+    sourceTruncated: z.boolean().optional(),
+    extensions: z.array(ExtensionNameSchema).optional(),
+    filtersApplied: z.array(FilterAppliedSchema).optional(),
+    aggregateSkipped: count.optional(),
+    fieldsResolved: z.record(z.string(), count).optional(),
+    normalizedFields: z.record(z.string(), z.string()).optional(),
+    inferredResponsePath: z.string().optional(),
+    artifact: ArtifactRefSchema.optional(),
+  })
+  .refine((meta) => meta.remainingCount !== null || meta.truncationReason === "work_limit", {
+    message: 'remainingCount is null only with truncationReason "work_limit".',
+    path: ["remainingCount"],
+  });
 /** responseMeta of a successful query result. */
 export type ResponseMeta = z.infer<typeof ResponseMetaSchema>;
 

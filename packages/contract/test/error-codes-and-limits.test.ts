@@ -82,7 +82,7 @@ describe("ERROR_CODES", () => {
 });
 
 describe("DEFAULT_LIMITS", () => {
-  it("equal CONTRACT-v3.md §1", () => {
+  it("equal CONTRACT-v3.md §1 and §9", () => {
     expect(DEFAULT_LIMITS).toEqual({
       inlineBytes: 32_768,
       previewBytes: 8_192,
@@ -107,6 +107,12 @@ describe("DEFAULT_LIMITS", () => {
       maxDescriptorBytes: 8_192,
       maxCursorChars: 64,
       maxAvailableChildren: 30,
+      maxSortKeys: 3,
+      maxGroupBy: 3,
+      maxMetrics: 8,
+      minAnyOf: 2,
+      maxAnyOf: 5,
+      queryWorkMs: 250,
     });
   });
 

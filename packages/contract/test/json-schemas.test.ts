@@ -128,11 +128,24 @@ describe("QUERY_TOOL_INPUT_SCHEMA", () => {
   });
 
   it("accepts any JSON value as a filter value without a recursive definition", () => {
+    type Properties = { properties: Record<string, Record<string, unknown>> };
     const filters = QUERY_TOOL_INPUT_SCHEMA.properties?.["filters"] as {
-      items: { properties: Record<string, Record<string, unknown>> };
+      items: { anyOf: [Properties, { properties: { anyOf: { items: Properties } } }] };
     };
-    expect(Object.keys(filters.items.properties["value"] ?? {})).toEqual(["description"]);
+    const [plain, anyOf] = filters.items.anyOf;
+    expect([
+      Object.keys(plain.properties["value"] ?? {}),
+      Object.keys(anyOf.properties.anyOf.items.properties["value"] ?? {}),
+    ]).toEqual([["description"], ["description"]]);
     expect(QUERY_TOOL_INPUT_SCHEMA["$defs"]).toBeUndefined();
+    expect(JSON.stringify(QUERY_TOOL_INPUT_SCHEMA)).not.toContain('"$ref"');
+  });
+
+  it("shows a filter as a plain filter or an anyOf of plain filters, one level deep", () => {
+    const filters = QUERY_TOOL_INPUT_SCHEMA.properties?.["filters"] as {
+      items: { anyOf: { required: string[] }[] };
+    };
+    expect(filters.items.anyOf.map((branch) => branch.required)).toEqual([["path"], ["anyOf"]]);
   });
 });
 

@@ -22,7 +22,7 @@ describe("parseQueryRequest", () => {
         "error": {
           "code": "INVALID_RESPONSE_CONTROLS",
           "details": {
-            "expected": "one of the keys artifactId, responsePath, describe, objectMode, fields, filters, textSearch, pageSize, cursor, jsonPath",
+            "expected": "one of artifactId,responsePath,describe,objectMode,fields,filters,textSearch,pageSize,cursor,jsonPath,sort,aggregate",
             "field": "artifact_id",
             "suggestedKey": "artifactId",
           },
@@ -155,18 +155,21 @@ describe("parseQueryRequest", () => {
       {
         code: "INVALID_RESPONSE_CONTROLS",
         message:
-          'Unknown argument "constructor": remove it and call query_response_artifact again; accepted keys here are artifactId, responsePath, describe, objectMode, fields, filters, textSearch, pageSize, cursor, jsonPath.',
+          'Unknown argument "constructor": remove it and call query_response_artifact again; accepted keys here are artifactId, responsePath, describe, objectMode, fields, filters, textSearch, pageSize, cursor, jsonPath, sort, aggregate.',
         details: {
           field: "constructor",
           expected:
-            "one of the keys artifactId, responsePath, describe, objectMode, fields, filters, textSearch, pageSize, cursor, jsonPath",
+            "one of artifactId,responsePath,describe,objectMode,fields,filters,textSearch,pageSize,cursor,jsonPath,sort,aggregate",
         },
       },
       {
         code: "INVALID_RESPONSE_CONTROLS",
         message:
-          'Unknown argument "filters[0].constructor": remove it and call query_response_artifact again; accepted keys here are path, op, value.',
-        details: { field: "filters[0].constructor", expected: "one of the keys path, op, value" },
+          'Unknown argument "filters[0].constructor": remove it and call query_response_artifact again; accepted keys here are path, op, value, measure, anyOf.',
+        details: {
+          field: "filters[0].constructor",
+          expected: "one of the keys path, op, value, measure, anyOf",
+        },
       },
     ]);
   });

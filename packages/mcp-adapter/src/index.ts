@@ -1,7 +1,7 @@
 // The public surface of @bounded-mcp/mcp-adapter (see README.md): named exports only, and only
 // what a server author or an app needs. Building blocks (bounder, query handler, descriptor
 // reader, artifact service, parse cache, schema checker, ...) stay internal so they can change
-// without a major release; `createBoundedMcp` and `createBoundedRelay` compose them.
+// without a major release; `createBoundedMcp` composes them (the relay is @bounded-mcp/relay).
 
 export type { CallerScope, ScopeContext, ScopeResolver } from "./artifacts/scope.js";
 export type {
@@ -34,49 +34,6 @@ export {
 } from "./logging/recording-logger.js";
 export { createLoggerFrom, type StructuredLogTarget } from "./logging/structured-logger.js";
 export {
-  type ConnectRelayOptions,
-  connectRelay,
-  type DownstreamIdentity,
-  type RelayConnection,
-} from "./relay/connect-relay.js";
-export {
-  type BoundedRelay,
-  type BoundedRelayOptions,
-  type BoundedRelaySession,
-  createBoundedRelay,
-  type RelayConnectOptions,
-} from "./relay/create-bounded-relay.js";
-export {
-  createLinearStdioClientTransport,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  type LinearStdioClientTransport,
-  type LinearStdioClientTransportOptions,
-} from "./relay/linear-stdio-client-transport.js";
-export {
-  defineRelayHooks,
-  type RelayHooksModule,
-  type ToolHook,
-  type ToolHookContext,
-  type ToolHooks,
-  toolHooksFromModule,
-} from "./relay/relay-hooks.js";
-export {
-  createRelayServer,
-  type RelayCallContext,
-  type RelayLocalTool,
-  type RelayServerOptions,
-} from "./relay/relay-server.js";
-export type { RestartBackoffOptions } from "./relay/restart-backoff.js";
-export { type TrackedTransport, trackInFlight } from "./relay/track-in-flight.js";
-export {
-  createUpstreamSupervisor,
-  UPSTREAM_REQUEST_OPTIONS,
-  type UpstreamState,
-  type UpstreamSupervisor,
-  type UpstreamSupervisorOptions,
-} from "./relay/upstream-supervisor.js";
-export type { HttpUpstream, StdioUpstream, UpstreamSpec } from "./relay/upstream-transport.js";
-export {
   getRawCallToolRequest,
   type ResultOverride,
   setRawCallToolResult,
@@ -94,4 +51,10 @@ export {
   type BoundedMcpOptions,
   createBoundedMcp,
 } from "./server/create-bounded-mcp.js";
+export type {
+  AdapterSession,
+  OpenSessionOptions,
+  SessionExtra,
+  ToolCallNext,
+} from "./server/open-session.js";
 export type { StatsSnapshot, ToolStats } from "./stats/stats-collector.js";

@@ -90,13 +90,30 @@ export function createNode(index: number, random: () => number) {
   };
 }
 
-/** The JSON text of an array of nodes of about targetBytes, and the same nodes keyed by name. */
-export function generateDocuments(targetBytes: number): { arrayText: string; keyedText: string } {
+const TAGS = ["ai", "crm", "sales", "ops", "marketing", "finance", "dev", "support"] as const;
+
+/** A node with `tags`: 0 to 3 strings, for the aggregate-with-unwind case. */
+function withTags(node: ReturnType<typeof createNode>, index: number, random: () => number) {
+  const count = index % 4;
+  const tags = Array.from({ length: count }, () => TAGS[Math.floor(random() * TAGS.length)]!);
+  return { ...node, tags };
+}
+
+/**
+ * The JSON text of an array of nodes of about targetBytes, and the same nodes keyed by name.
+ * With `tags`, every node also has a `tags` array of strings (a different document: the v3
+ * cases keep measuring the same bytes as before).
+ */
+export function generateDocuments(
+  targetBytes: number,
+  options: { tags?: boolean } = {},
+): { arrayText: string; keyedText: string } {
   const random = createRandom(targetBytes);
   const nodes: ReturnType<typeof createNode>[] = [];
   let bytes = 2;
   while (bytes < targetBytes) {
-    const node = createNode(nodes.length, random);
+    const plain = createNode(nodes.length, random);
+    const node = options.tags === true ? withTags(plain, nodes.length, random) : plain;
     bytes += JSON.stringify(node).length + 1;
     nodes.push(node);
   }

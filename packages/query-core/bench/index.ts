@@ -72,6 +72,79 @@ const QUERIES: Record<"array" | "keyed", Record<string, QueryRequest>> = {
   },
 };
 
+/** The §9 cases, run on the array of nodes with tags. */
+const EXTENSION_QUERIES: Record<string, QueryRequest> = {
+  "sort by a number, top page of 20": request({
+    sort: [{ path: "/typeVersion", order: "desc" }, { path: "/position/0" }],
+  }),
+  "groupBy a string, count": request({ aggregate: { groupBy: "/type" } }),
+  "groupBy with unwind over an array of strings": request({
+    aggregate: { groupBy: "/tags", unwind: true },
+  }),
+  "anyOf of two icontains filters": request({
+    filters: [
+      {
+        anyOf: [
+          { path: "/name", op: "icontains", value: "node 77" },
+          { path: "/parameters/url", op: "icontains", value: "resource/42" },
+        ],
+      },
+    ],
+  }),
+};
+
+/** The second page of a sorted view: the first page's cursor sent back. */
+function nextPageOf(query: QueryRequest, context: Parameters<RunQuery>[2], document: unknown) {
+  const first = runQuery?.(document, query, context).result as {
+    responseMeta?: { nextCursor?: string | null };
+  };
+  const cursor = first?.responseMeta?.nextCursor;
+  if (typeof cursor !== "string") throw new Error("the sorted first page has no cursor");
+  return { ...query, cursor };
+}
+
+async function benchExtensions(label: string, text: string) {
+  const parseMedian = summarize(
+    await measure(() => JSON.parse(text), { runs: 7, warmup: 1 }),
+  ).median;
+  const document: unknown = JSON.parse(text);
+  const rows: Record<string, unknown>[] = [];
+  const add = (operation: string, median: number, note = "") => {
+    rows.push({
+      document: label,
+      operation,
+      median: formatMs(median),
+      "÷ JSON.parse": `${((median / parseMedian) * 100).toFixed(2)}%`,
+      note,
+    });
+  };
+  add("JSON.parse (baseline)", parseMedian, formatBytes(Buffer.byteLength(text)));
+  if (runQuery === undefined) return rows;
+  const context = {
+    scopeHash: "bench-scope",
+    keyRing,
+    responseRoot: "",
+    sourceTruncated: false,
+    limits: { ...DEFAULT_LIMITS },
+  };
+  collectGarbage();
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  const sortFirst = EXTENSION_QUERIES["sort by a number, top page of 20"] as QueryRequest;
+  const cases: [string, QueryRequest][] = [
+    ...Object.entries(EXTENSION_QUERIES),
+    ["sort by a number, next page (cursor)", nextPageOf(sortFirst, context, document)],
+  ];
+  for (const [operation, query] of cases) {
+    const outcome = runQuery(document, query, context);
+    const samples = await measure(() => runQuery(document, query, context), { runs: 11 });
+    const note = outcome.isError
+      ? "ERROR result"
+      : `${formatBytes(JSON.stringify(outcome.result).length)} out`;
+    add(operation, summarize(samples).median, note);
+  }
+  return rows;
+}
+
 function artifactFor(byteLength: number, document: unknown): ArtifactRef {
   return {
     id: ARTIFACT_ID,
@@ -207,6 +280,7 @@ async function benchCursors() {
 /** Runs every measured operation on a small document first, so no table pays for the JIT. */
 function warmUp() {
   const { arrayText, keyedText } = generateDocuments(256 * 1024);
+  const tagged: unknown = JSON.parse(generateDocuments(256 * 1024, { tags: true }).arrayText);
   for (const [shape, text] of [
     ["array", arrayText],
     ["keyed", keyedText],
@@ -229,6 +303,9 @@ function warmUp() {
         limits: { ...DEFAULT_LIMITS },
       };
       for (const query of Object.values(QUERIES[shape])) runQuery(document, query, context);
+      if (shape === "array") {
+        for (const query of Object.values(EXTENSION_QUERIES)) runQuery(tagged, query, context);
+      }
     }
   }
 }
@@ -250,6 +327,13 @@ async function main() {
         : []),
     ];
     printTable(`${size} MiB documents`, rows);
+    if (process.env.BENCH_EXTENSIONS !== "0") {
+      const tagged = generateDocuments(size * MIB, { tags: true }).arrayText;
+      printTable(
+        `${size} MiB array with tags: §9 sort and aggregate`,
+        await benchExtensions(`${size} MiB array + tags`, tagged),
+      );
+    }
   }
 }
 

@@ -108,7 +108,7 @@ function importViolation(
     rule.allowed.includes(name) ||
     (test && (SHARED_TEST_TOOLS.includes(name) || (rule.testOnly ?? []).includes(name)));
   if (!allowed) return `may not import ${name}`;
-  const folder = rule.scoped?.[name];
+  const folder = rule.scoped?.[name] ?? rule.confined?.[name];
   if (folder && !test && !file.startsWith(`src/${folder}/`)) {
     return `imports ${name} outside src/${folder}/`;
   }

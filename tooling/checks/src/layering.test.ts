@@ -107,6 +107,44 @@ describe("checkLayering", () => {
     ]);
   });
 
+  it("keeps the MCP SDK inside the relay's src/sdk/, which the rest of the relay imports", () => {
+    const pkg = fakePackage("@bounded-mcp/relay", {
+      "src/create-bounded-relay.ts": 'import { createRelayServer } from "./sdk/relay-server.js";',
+      "src/serve-stdio.ts":
+        'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+      "src/sdk/relay-server.ts":
+        'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+      "src/relay-server.test.ts":
+        'import { Client } from "@modelcontextprotocol/sdk/client/index.js";',
+    });
+    expect(checkLayering([pkg], LAYER_RULES).map((v) => `${v.where}: ${v.message}`)).toEqual([
+      "src/serve-stdio.ts: imports @modelcontextprotocol/sdk outside src/sdk/",
+    ]);
+  });
+
+  it("lets the relay use the adapter, and no app", () => {
+    const pkg = fakePackage(
+      "@bounded-mcp/relay",
+      {
+        "src/x.ts": 'import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";',
+        "src/y.ts": 'import { runProxy } from "bounded-mcp-proxy";',
+      },
+      ["@bounded-mcp/mcp-adapter"],
+    );
+    expect(checkLayering([pkg], LAYER_RULES).map((v) => v.message)).toEqual([
+      "imports app bounded-mcp-proxy",
+    ]);
+  });
+
+  it("rejects the adapter importing the relay (the layering is one-way)", () => {
+    const pkg = fakePackage("@bounded-mcp/mcp-adapter", {
+      "src/x.ts": 'import { createBoundedRelay } from "@bounded-mcp/relay";',
+    });
+    expect(checkLayering([pkg], LAYER_RULES).map((v) => v.message)).toEqual([
+      "may not import @bounded-mcp/relay",
+    ]);
+  });
+
   it("rejects a relative import that reaches into another package", () => {
     const pkg = fakePackage("@bounded-mcp/query-core", {
       "src/x.ts": 'import { x } from "../../stores/src/index.js";',

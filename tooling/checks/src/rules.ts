@@ -1,15 +1,25 @@
 /**
  * ARCHITECTURE.md's one-way layering as data. A package may depend on (package.json) and import
  * (source) only what its rule names; Node built-ins are allowed unless `builtins` lists the only
- * ones it may use; `scoped` confines a dependency to files under one folder of src/.
+ * ones it may use; `scoped` confines a dependency to one folder of src/ that is its own entry
+ * point; `confined` confines a dependency to one folder of src/ the rest of the package imports.
  */
 export interface LayerRule {
   /** Workspace packages and npm packages this package may depend on and import. */
   allowed: string[];
   /** When set, the only Node built-ins the package's sources may import. */
   builtins?: string[];
-  /** Dependency name -> the src/ sub-folder (relative) that alone may import it. */
+  /**
+   * Dependency name -> the src/ sub-folder (relative) that alone may import it; the folder is a
+   * separate entry point (a subpath), so no other source may import the folder either.
+   */
   scoped?: Record<string, string>;
+  /**
+   * Dependency name -> the src/ sub-folder (relative) whose sources alone import it (tests
+   * excepted); the rest of the package goes through that folder, so replacing the dependency
+   * changes that folder only.
+   */
+  confined?: Record<string, string>;
   /** Extra npm packages its tests and benchmarks may import (devDependencies). */
   testOnly?: string[];
 }
@@ -19,6 +29,7 @@ const PACKAGES = [
   "@bounded-mcp/query-core",
   "@bounded-mcp/stores",
   "@bounded-mcp/mcp-adapter",
+  "@bounded-mcp/relay",
 ];
 
 export const LAYER_RULES: Record<string, LayerRule> = {
@@ -40,6 +51,21 @@ export const LAYER_RULES: Record<string, LayerRule> = {
       "@modelcontextprotocol/sdk",
       "zod",
     ],
+    testOnly: [
+      "@modelcontextprotocol/server-everything",
+      "@modelcontextprotocol/server-filesystem",
+    ],
+  },
+  "@bounded-mcp/relay": {
+    allowed: [
+      "@bounded-mcp/contract",
+      "@bounded-mcp/query-core",
+      "@bounded-mcp/stores",
+      "@bounded-mcp/mcp-adapter",
+      "@modelcontextprotocol/sdk",
+      "zod",
+    ],
+    confined: { "@modelcontextprotocol/sdk": "sdk", zod: "sdk" },
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",

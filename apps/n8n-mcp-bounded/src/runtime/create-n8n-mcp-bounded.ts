@@ -1,13 +1,15 @@
 import {
   type BoundedMcp,
-  type BoundedRelay,
-  type BoundedRelayOptions,
   createBoundedMcp,
-  createBoundedRelay,
   type Logger,
   type SettingsOptions,
   SILENT_LOGGER,
 } from "@bounded-mcp/mcp-adapter";
+import {
+  type BoundedRelay,
+  type BoundedRelayOptions,
+  createBoundedRelay,
+} from "@bounded-mcp/relay";
 import { createN8nPreviewHook } from "../previews/n8n-preview-hook.js";
 import { createChildEnvironment } from "./child-environment.js";
 import { resolveN8nMcpEntry } from "./n8n-mcp-entry.js";

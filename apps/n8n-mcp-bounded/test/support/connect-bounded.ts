@@ -1,5 +1,4 @@
-import type { BoundedRelaySession } from "@bounded-mcp/mcp-adapter";
-import { createLinearStdioClientTransport } from "@bounded-mcp/mcp-adapter";
+import { type BoundedRelaySession, createLinearStdioClientTransport } from "@bounded-mcp/relay";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

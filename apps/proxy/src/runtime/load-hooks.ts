@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type ToolHooks, toolHooksFromModule } from "@bounded-mcp/mcp-adapter";
+import { type ToolHooks, toolHooksFromModule } from "@bounded-mcp/relay";
 import { UsageError } from "../options/usage-error.js";
 
 /**

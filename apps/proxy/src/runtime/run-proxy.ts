@@ -1,5 +1,5 @@
-import { createBoundedRelay, type Logger, trackInFlight } from "@bounded-mcp/mcp-adapter";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Logger } from "@bounded-mcp/mcp-adapter";
+import { createBoundedRelay, serveStdio } from "@bounded-mcp/relay";
 import { loadAuthTokens } from "../http/auth-tokens.js";
 import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
 import type { ProxyOptions } from "../options/load-options.js";
@@ -87,35 +87,15 @@ export async function runProxy(
     };
   }
 
-  const tracked = trackInFlight(new StdioServerTransport());
-  const session = await relay.connect(tracked.transport);
-  let closing: Promise<void> | undefined;
-  let stopRequested = false;
-  let exitCode = 0;
-  const close = () => {
-    closing ??= (async () => {
-      // An answer still in flight (a call, or the initialize's upstream error) is sent first.
-      await tracked.whenIdle(SHUTDOWN_GRACE_MS);
-      await session.close();
-      await finish(exitCode);
-    })();
-    return closing;
+  // The stdio lifecycle both apps share; signals stay the CLI's (it handles them in both modes).
+  const serving = await serveStdio(relay, { logger, graceMs: SHUTDOWN_GRACE_MS });
+  const finished = serving.ended.then(finish);
+  return {
+    url: null,
+    ended,
+    close: async () => {
+      await serving.stop();
+      await finished;
+    },
   };
-  const stop = () => {
-    stopRequested = true;
-    return close();
-  };
-  // One client, one upstream: an upstream that cannot be started ends the proxy with code 1,
-  // unless a stop was asked for first (stdin closed before any initialize, a signal).
-  session.ready.catch((error: unknown) => {
-    if (stopRequested) return;
-    exitCode = 1;
-    logger.error("the upstream could not be started: exiting", {
-      error: error instanceof Error ? error.message : String(error),
-    });
-    void close();
-  });
-  process.stdin.once("end", () => void stop());
-  void session.closed.then(close);
-  return { url: null, ended, close: stop };
 }

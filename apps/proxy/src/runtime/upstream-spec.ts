@@ -1,4 +1,5 @@
-import { type UpstreamSpec, withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
+import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
+import type { UpstreamSpec } from "@bounded-mcp/relay";
 import type { UpstreamOptions } from "../options/load-options.js";
 
 /**

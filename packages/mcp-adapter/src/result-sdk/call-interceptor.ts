@@ -54,7 +54,7 @@ export interface CallInterceptor {
   /** For a low-level `Server`: wraps its tools/call handler. */
   wrapHandler(handler: CallToolHandler): CallToolHandler;
   /**
-   * For an `McpServer` (whose tools/call handler is not reachable, SDK-NOTES.md 2): a decorator
+   * For an `McpServer` (whose tools/call handler is not reachable, docs/sdk-notes.md 2): a decorator
    * of the server-side transport, passed to `connect()` instead of it. Every other property
    * and method (sessionId, handleRequest of a streamable HTTP transport) is the transport's own.
    */

@@ -18,7 +18,7 @@ type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
 /**
  * A permissive zod schema that advertises `jsonSchema` in tools/list. McpServer validates
  * arguments against the zod schema before the handler runs and would answer `{artifact_id}` or
- * `pageSize: 0` with plain text (SDK-NOTES.md 1); this one admits any object, zod 4 copies the
+ * `pageSize: 0` with plain text (docs/sdk-notes.md 1); this one admits any object, zod 4 copies the
  * metadata into the listed JSON Schema, and the contract's parser decides inside the handler.
  */
 export function advertisedObjectSchema(jsonSchema: Record<string, unknown>) {
@@ -89,7 +89,7 @@ function interceptToolHandlers(server: McpServer, parts: AttachParts): void {
 }
 
 /**
- * Attaches to an `McpServer` (issue item 8): call it right after `new McpServer(...)`, before the
+ * Attaches to an `McpServer`: call it right after `new McpServer(...)`, before the
  * first registerTool (it throws otherwise). Every tool's results are then bounded without any
  * change to the tool callbacks, outputSchemas are rewritten and enforced, and the query tool (the
  * contract's strict schemas as tools/list shows them, a permissive parser behind them) and the

@@ -3,7 +3,6 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import {
   type CallToolRequest,
   CallToolRequestSchema,
-  type CallToolResult,
   ErrorCode,
   type ListResourcesRequest,
   ListResourcesRequestSchema,
@@ -15,12 +14,12 @@ import {
   McpError,
   type ReadResourceRequest,
   ReadResourceRequestSchema,
+  type ReadResourceResult,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { descriptorUnavailable } from "../descriptors/read-descriptor.js";
-import { type AttachParts, claimServer, relayAttachmentOf } from "./attach-parts.js";
-import { handleToolCall } from "./handle-tool-call.js";
+import { type AttachParts, claimServer } from "./attach-parts.js";
+import { openSession, type ToolCallNext } from "./open-session.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** A handler as registered: its request type is the schema's, so it is only ever forwarded. */
@@ -41,23 +40,27 @@ const WRAPPED_METHODS = new Set([
   "resources/list",
 ]);
 
+const toolNotFound: ToolCallNext = async (request) => {
+  throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+};
+
 function methodOf(schema: unknown): string | undefined {
   const method = (schema as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
   return typeof method === "string" ? method : undefined;
 }
 
 /**
- * Adds the query tool and the descriptor template to a low-level `Server` (issue item 8). It
- * must run before the author registers tools/list, tools/call, resources/* handlers (it throws
+ * Adds the query tool and the descriptor template to a low-level `Server`. It must run before
+ * the author registers tools/list, tools/call, resources/* handlers (it throws
  * otherwise): it installs its own handlers for those methods and, from then on, keeps the
  * author's handlers for them behind its own. tools/list gets the query tool appended to the
  * first page, tools/call answers `query_response_artifact` itself and hands every other tool to
  * the author's handler inside the per-call result SDK, bounding what it returns (once: a result
  * the handler already passed through `boundResult` is not bounded again), and
  * `artifact://<namespace>/{id}` reads are answered here. Tools with an outputSchema are listed with
- * the rewritten schema and their results enforced against the original (issue item 6). Also declares the tools and resources
- * capabilities, so it must run before `connect`. On a server marked with `markRelayServer`, the
- * tools/call handler is handed to the relay instead of being registered.
+ * the rewritten schema and their results enforced against the original. Also declares the tools
+ * and resources capabilities, so it must run before `connect`. The answers themselves are the
+ * adapter session's (open-session.ts), the same ones the relay calls.
  */
 export function attachToServer(server: Server, parts: AttachParts): void {
   claimServer(server, () => {
@@ -79,52 +82,26 @@ export function attachToServer(server: Server, parts: AttachParts): void {
     schema: unknown,
     handler: AnyHandler,
   ) => void;
-  // A relay routes tools/call itself (see markRelayServer): the handler is handed over.
-  const relay = relayAttachmentOf(server);
-  const registerToolCall = (schema: unknown, handler: AnyHandler): void => {
-    if (relay === undefined) original(schema, handler);
-    else relay.callTool = handler as NonNullable<typeof relay.callTool>;
-  };
-  const pipeline = parts.createPipeline();
   const authorTools = async (request: unknown, extra: Extra): Promise<ListToolsResult> => {
     const handler = author("tools/list");
     return (
       handler === undefined ? { tools: [] } : await handler(request as never, extra)
     ) as ListToolsResult;
   };
+  const session = openSession(parts, {
+    listTools: async (extra) =>
+      (await authorTools({ method: "tools/list", params: {} }, extra)).tools,
+  });
 
   original(ListToolsRequestSchema, async (request: ListToolsRequest, extra: Extra) => {
     const base = await authorTools(request, extra);
-    const own = base.tools.filter((tool) => tool.name !== parts.queryTool.name);
-    const tools = pipeline.advertise(own);
-    return request.params?.cursor === undefined
-      ? { ...base, tools: [...tools, parts.queryTool] }
-      : { ...base, tools };
+    const firstPage = request.params?.cursor === undefined;
+    return { ...base, tools: session.advertiseTools(base.tools, { firstPage }) };
   });
-  registerToolCall(
-    CallToolRequestSchema,
-    async (request: CallToolRequest, extra: Extra): Promise<unknown> => {
-      const name = request.params.name;
-      if (name === parts.queryTool.name) {
-        return parts.callQueryTool(
-          request.params.arguments,
-          extra,
-        ) satisfies Promise<CallToolResult>;
-      }
-      const handler = author("tools/call");
-      if (handler === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-      }
-      return handleToolCall({
-        parts,
-        pipeline,
-        request,
-        extra,
-        handler: handler as (call: CallToolRequest, callExtra: Extra) => CallToolResult,
-        lookup: async () => (await authorTools({ method: "tools/list", params: {} }, extra)).tools,
-      });
-    },
-  );
+  original(CallToolRequestSchema, (request: CallToolRequest, extra: Extra) => {
+    const handler = author("tools/call") as ToolCallNext | undefined;
+    return session.runToolCall(request, extra, handler ?? toolNotFound);
+  });
   original(
     ListResourceTemplatesRequestSchema,
     async (request: ListResourceTemplatesRequest, extra: Extra) => {
@@ -132,16 +109,24 @@ export function attachToServer(server: Server, parts: AttachParts): void {
       const base = (
         handler === undefined ? { resourceTemplates: [] } : await handler(request as never, extra)
       ) as { resourceTemplates: unknown[] };
-      if (request.params?.cursor !== undefined) return base;
-      return { ...base, resourceTemplates: [...base.resourceTemplates, parts.descriptorTemplate] };
+      const firstPage = request.params?.cursor === undefined;
+      return {
+        ...base,
+        resourceTemplates: session.advertiseResourceTemplates(base.resourceTemplates, {
+          firstPage,
+        }),
+      };
     },
   );
-  original(ReadResourceRequestSchema, async (request: ReadResourceRequest, extra: Extra) => {
-    const { uri } = request.params;
-    if (parts.parseUri(uri) !== null) return parts.readDescriptor(uri, extra);
+  original(ReadResourceRequestSchema, (request: ReadResourceRequest, extra: Extra) => {
     const handler = author("resources/read");
-    if (handler === undefined) throw descriptorUnavailable(uri);
-    return handler(request as never, extra);
+    return session.readResource(
+      request.params.uri,
+      extra,
+      handler === undefined
+        ? undefined
+        : async () => (await handler(request as never, extra)) as ReadResourceResult,
+    );
   });
   original(ListResourcesRequestSchema, async (request: ListResourcesRequest, extra: Extra) => {
     const handler = author("resources/list");

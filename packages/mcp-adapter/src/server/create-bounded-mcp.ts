@@ -29,6 +29,7 @@ import { createStatsCollector, type StatsSnapshot } from "../stats/stats-collect
 import { attachToMcpServer } from "./attach-mcp-server.js";
 import type { AttachParts } from "./attach-parts.js";
 import { attachToServer } from "./attach-server.js";
+import { type AdapterSession, type OpenSessionOptions, openSession } from "./open-session.js";
 import { createStoreFromSettings } from "./store-from-settings.js";
 import { createToolPipeline } from "./tool-pipeline.js";
 
@@ -82,6 +83,12 @@ export interface BoundedMcp {
    * after `new Server(...)`, before registering handlers) or on an `McpServer`.
    */
   attach(server: Server | McpServer): void;
+  /**
+   * The adapter's answers for one connection of code that owns its `Server` and routes requests
+   * itself, as plain calls (the relay: advertiseTools, runToolCall, advertiseResourceTemplates,
+   * readResource). Open one per downstream connection; it remembers the tools it advertised.
+   */
+  openSession(options: OpenSessionOptions): AdapterSession;
   /** Counters per tool: calls, bounded calls, bytes in and out, queries, parse-cache hits. */
   stats(): StatsSnapshot;
   /** Releases the store (timers, connections) and the parse cache. */
@@ -112,7 +119,7 @@ function isMcpServer(server: Server | McpServer): server is McpServer {
 }
 
 /**
- * Creates the bounded-MCP adapter a server author embeds (issue items 1-5, 8). Settings are
+ * Creates the bounded-MCP adapter a server author embeds. Settings are
  * resolved once, here: an invalid value or two disagreeing variables throw a SettingsError.
  * Without configured keys a random per-process key ring is used, with one warning.
  */
@@ -190,6 +197,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
       if (isMcpServer(server)) attachToMcpServer(server, parts);
       else attachToServer(server, parts);
     },
+    openSession: (sessionOptions) => openSession(parts, sessionOptions),
     stats: () => stats.snapshot(),
     async dispose() {
       cache.clear();

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { OutputSchemaPolicy } from "../schemas/output-schema-policy.js";
 
 /**
- * outputSchema handling around a server's own tool handlers (issue item 6, SDK-NOTES.md 4-5):
+ * outputSchema handling around a server's own tool handlers (docs/sdk-notes.md 4-5):
  * tools/list entries are advertised through the policy (schemas rewritten to admit the bounded
  * envelope and error), and every final tools/call result is enforced against the tool's original
  * schema. Originals are remembered from the server's own tools/list answers.

@@ -10,7 +10,8 @@ import type { CompiledFilter } from "./filters.js";
  * on a 50 MiB array, 215k items, after a full collection: 10.8 ms through the filters' tests, 4.1
  * ms inline). The comparison and the path walk live in this module with the loops on purpose:
  * called across modules, the same loop measured 2.2x slower.
- * `GENERAL` means "call the filter's `test`" (deep `eq`, `contains`, `icontains`, `exists`).
+ * `GENERAL` means "call the filter's `test`" (deep `eq`, `nin`, `contains`, `icontains`, `exists`, any
+ * filter under `measure`).
  */
 export type Comparison = number;
 
@@ -181,6 +182,32 @@ interface Slot {
   test: (actual: unknown) => boolean;
 }
 
+/**
+ * One slice of a filter scan: the items `start` to `end` (exclusive) are scanned, their counts
+ * (resolvedOn and matched of filter n at 2n and 2n + 1) added to `counts`, their matching indices
+ * pushed onto `indices`. The loops read it once per call, not per item.
+ */
+export interface ScanRange {
+  start: number;
+  end: number;
+  counts: Float64Array;
+  indices: number[];
+}
+
+/** Adds a slice's counts of the first two filters (kept in locals by the loops). */
+function addCounts(
+  counts: Float64Array,
+  resolved0: number,
+  matched0: number,
+  resolved1: number,
+  matched1: number,
+): void {
+  counts[0] = (counts[0] as number) + resolved0;
+  counts[1] = (counts[1] as number) + matched0;
+  counts[2] = (counts[2] as number) + resolved1;
+  counts[3] = (counts[3] as number) + matched1;
+}
+
 const NO_CANDIDATES: ReadonlySet<unknown> = new Set();
 
 const NO_SLOT: Slot = {
@@ -212,14 +239,18 @@ function slotOf(filter: CompiledFilter | undefined): Slot {
  * no closure is called and nothing is allocated per item, so the loop's optimized code survives
  * requests and garbage collections. With one filter, the second compares the same property again
  * and its counts are dropped.
+ * It scans the items `start` to `end` (exclusive), adds its counts to `counts` and pushes the
+ * matching indices onto `indices`, so a driver may call it over consecutive slices: any index is
+ * a safe slice boundary, and slices called in order give exactly one whole call's outcome.
  */
 export function applyOwnKeyComparisons(
   items: readonly unknown[],
   filters: readonly CompiledFilter[],
   key0: string,
   key1: string,
-  counts: Float64Array,
-): number[] {
+  range: ScanRange,
+): void {
+  const counts = range.counts;
   const first = filters[0] as CompiledFilter;
   const second = filters[filters.length - 1] as CompiledFilter;
   const comparison0 = first.comparison;
@@ -232,9 +263,9 @@ export function applyOwnKeyComparisons(
   let resolved1 = 0;
   let matched0 = 0;
   let matched1 = 0;
-  const indices: number[] = [];
-  const length = items.length;
-  for (let index = 0; index < length; index += 1) {
+  const indices = range.indices;
+  const end = range.end;
+  for (let index = range.start; index < end; index += 1) {
     const item = items[index];
     let value0: unknown;
     let value1: unknown;
@@ -251,22 +282,20 @@ export function applyOwnKeyComparisons(
     matched1 += hit1 ? 1 : 0;
     if (hit0 && hit1) indices.push(index);
   }
-  counts[0] = resolved0;
-  counts[1] = matched0;
-  counts[2] = resolved1;
-  counts[3] = matched1;
-  return indices;
+  addCounts(counts, resolved0, matched0, resolved1, matched1);
 }
 
 /**
- * Every other combination of filters: a one-property path read inline, a comparison decided inline,
- * anything else through the filter's compiled reader and test.
+ * Every other combination of plain filters: a one-property path read inline, a comparison decided
+ * inline, anything else through the filter's compiled reader and test. Scans a range like
+ * applyOwnKeyComparisons (any index is a safe slice boundary).
  */
 export function applyAnyFilters(
   items: readonly unknown[],
   filters: readonly CompiledFilter[],
-  counts: Float64Array,
-): number[] {
+  range: ScanRange,
+): void {
+  const counts = range.counts;
   const count = filters.length;
   const slot0 = slotOf(filters[0]);
   const slot1 = slotOf(filters[1]);
@@ -291,9 +320,9 @@ export function applyAnyFilters(
   let resolved1 = 0;
   let matched0 = 0;
   let matched1 = 0;
-  const indices: number[] = [];
-  const length = items.length;
-  for (let index = 0; index < length; index += 1) {
+  const indices = range.indices;
+  const end = range.end;
+  for (let index = range.start; index < end; index += 1) {
     const item = items[index];
     const record = typeof item === "object" && item !== null && !Array.isArray(item);
     let keep = true;
@@ -341,9 +370,5 @@ export function applyAnyFilters(
     }
     if (keep) indices.push(index);
   }
-  counts[0] = resolved0;
-  counts[1] = matched0;
-  counts[2] = resolved1;
-  counts[3] = matched1;
-  return indices;
+  addCounts(counts, resolved0, matched0, resolved1, matched1);
 }

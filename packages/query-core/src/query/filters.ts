@@ -1,4 +1,10 @@
-import type { Filter, FilterApplied, FilterOp } from "@bounded-mcp/contract";
+import {
+  type Filter,
+  type FilterApplied,
+  type FilterOp,
+  isAnyOfFilter,
+  type LeafFilter,
+} from "@bounded-mcp/contract";
 import { type CompiledPath, compileFilterPath } from "./compiled-path.js";
 import {
   applyAnyFilters,
@@ -6,13 +12,18 @@ import {
   type Comparison,
   comparisonOf,
   GENERAL,
+  type ScanRange,
 } from "./filter-loops.js";
 import { isJsonObject, jsonEquals } from "./json-values.js";
+import { lengthOf } from "./sort-values.js";
 
 /** A filter compiled once per request: its path parsed and its comparison chosen. */
 export interface CompiledFilter {
+  /** The path (for an anyOf: its first filter's path; read `anyOf` instead). */
   readonly path: CompiledPath;
   readonly op: FilterOp;
+  /** `measure: "length"`: the test decides the value's length (undefined when it has none). */
+  readonly measure: boolean;
   /** Decides one resolved value (`undefined` when the path did not resolve on the item). */
   readonly test: (actual: unknown) => boolean;
   /** How the loops decide `test` inline (GENERAL: they call `test`). */
@@ -21,6 +32,8 @@ export interface CompiledFilter {
   readonly expected: unknown;
   /** The candidates of an inline `in` (empty for every other comparison). */
   readonly candidates: ReadonlySet<unknown>;
+  /** The filters of an anyOf (SPEC.md §9): it holds when any of them holds; null for a plain one. */
+  readonly anyOf: readonly CompiledFilter[] | null;
 }
 
 /** The outcome of filtering a collection: matching indices (null: all) and honest counts. */
@@ -34,6 +47,32 @@ function isOrderable(left: unknown, right: unknown): boolean {
   return (type === "number" || type === "string") && typeof right === type;
 }
 
+function createInTest(expected: unknown): (actual: unknown) => boolean {
+  const candidates = Array.isArray(expected) ? expected : [];
+  const primitives = new Set(candidates.filter((value) => typeof value !== "object"));
+  const structured = candidates.filter((value) => typeof value === "object");
+  return (actual) => {
+    if (actual === undefined) return false;
+    if (typeof actual !== "object") return primitives.has(actual);
+    for (const candidate of structured) if (jsonEquals(actual, candidate)) return true;
+    return false;
+  };
+}
+
+function createIcontainsTest(expected: unknown): (actual: unknown) => boolean {
+  const needle = typeof expected === "string" ? expected.toLowerCase() : null;
+  if (needle === null) return () => false;
+  return (actual) => {
+    if (typeof actual === "string") return actual.toLowerCase().includes(needle);
+    if (!Array.isArray(actual)) return false;
+    // SPEC.md §9 rule 4: on an array, any string element that contains the value.
+    for (const element of actual) {
+      if (typeof element === "string" && element.toLowerCase().includes(needle)) return true;
+    }
+    return false;
+  };
+}
+
 function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boolean {
   switch (op) {
     case "eq":
@@ -42,16 +81,11 @@ function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boole
         : (actual) => actual === expected;
     case "ne":
       return (actual) => actual !== undefined && !jsonEquals(actual, expected);
-    case "in": {
-      const candidates = Array.isArray(expected) ? expected : [];
-      const primitives = new Set(candidates.filter((value) => typeof value !== "object"));
-      const structured = candidates.filter((value) => typeof value === "object");
-      return (actual) => {
-        if (actual === undefined) return false;
-        if (typeof actual !== "object") return primitives.has(actual);
-        for (const candidate of structured) if (jsonEquals(actual, candidate)) return true;
-        return false;
-      };
+    case "in":
+      return createInTest(expected);
+    case "nin": {
+      const within = createInTest(expected);
+      return (actual) => actual !== undefined && !within(actual);
     }
     case "contains":
       return (actual) => {
@@ -66,11 +100,8 @@ function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boole
           isJsonObject(actual) && typeof expected === "string" && Object.hasOwn(actual, expected)
         );
       };
-    case "icontains": {
-      const needle = typeof expected === "string" ? expected.toLowerCase() : null;
-      return (actual) =>
-        needle !== null && typeof actual === "string" && actual.toLowerCase().includes(needle);
-    }
+    case "icontains":
+      return createIcontainsTest(expected);
     case "lt":
       return (actual) => isOrderable(actual, expected) && (actual as number) < (expected as number);
     case "lte":
@@ -88,67 +119,199 @@ function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boole
   }
 }
 
-/**
- * Compiles the request's filters (CONTRACT-v3 §4.6): op `eq` by default; `eq`/`ne`/`in` compare
- * deeply (a primitive compares with `===`, no serialization); `contains` is substring, array
- * element or own key; `icontains` a case-insensitive substring; ordering ops need two numbers or
- * two strings; `exists` compares "resolves" with its boolean (default true). A path that does not
- * resolve on an item matches only `exists: false`.
- */
-export function compileFilters(filters: readonly Filter[]): CompiledFilter[] {
-  return filters.map((filter) => {
-    const op = filter.op ?? "eq";
-    const expected = filter.value;
-    const comparison = comparisonOf(op, expected);
-    return {
-      path: compileFilterPath(filter.path),
-      op,
-      test: createTest(op, expected),
-      comparison,
-      expected,
-      candidates: new Set(op === "in" && comparison !== GENERAL ? (expected as unknown[]) : []),
-    };
-  });
+function compileLeaf(filter: LeafFilter): CompiledFilter {
+  const op = filter.op ?? "eq";
+  const expected = filter.value;
+  const measure = filter.measure === "length";
+  const valueTest = createTest(op, expected);
+  // Under measure the test sees the length; a value without one is like a missing value, so
+  // every op is false on it except exists (SPEC.md §9 rule 4).
+  const test = measure ? (actual: unknown) => valueTest(lengthOf(actual)) : valueTest;
+  const comparison = measure ? GENERAL : comparisonOf(op, expected);
+  return {
+    path: compileFilterPath(filter.path),
+    op,
+    measure,
+    test,
+    comparison,
+    expected,
+    candidates: new Set(op === "in" && comparison !== GENERAL ? (expected as unknown[]) : []),
+    anyOf: null,
+  };
 }
 
 /**
- * Evaluates every filter on every item (no short-circuit), so `resolvedOn` and `matched` are honest
- * counts over the whole selection, not over the returned page; an item is kept when all match.
- * No loop allocates or calls a closure made for the request per item, except a GENERAL test.
- * One or two comparisons (eq, ne, in, lt, lte, gt, gte on primitives) at one own property each
- * (the common case) run on a loop of their own with reads and comparisons inline; any other
- * combination runs on a loop where the first two filters are unpacked into locals (a one-property
- * path read inline, a deeper one walked by the loop's own step functions, a comparison decided
- * inline, anything else through the filter's test) and further filters go through their compiled
- * reader and test.
+ * Compiles the request's filters (SPEC.md §4.6, §9): op `eq` by default; `eq`/`ne`/`in`/`nin`
+ * compare deeply (a primitive compares with `===`, no serialization); `contains` is substring,
+ * array element or own key; `icontains` a case-insensitive substring of a string or of a string
+ * element of an array; ordering ops need two numbers or two strings; `exists` compares "resolves"
+ * with its boolean (default true); `measure: "length"` decides the length instead. A path that
+ * does not resolve on an item matches only `exists: false` (`ne` and `nin` included). An anyOf
+ * compiles its filters the same way.
  */
-export function applyFilters(
+export function compileFilters(filters: readonly Filter[]): CompiledFilter[] {
+  return filters.map((filter) => {
+    if (!isAnyOfFilter(filter)) return compileLeaf(filter);
+    const inner = filter.anyOf.map(compileLeaf);
+    const first = inner[0] as CompiledFilter;
+    return { ...first, op: "eq", measure: false, comparison: GENERAL, anyOf: inner };
+  });
+}
+
+/** Every path a filter reads: its own, or those of its anyOf. */
+export function filterPaths(filter: CompiledFilter): CompiledPath[] {
+  return filter.anyOf === null ? [filter.path] : filter.anyOf.map((inner) => inner.path);
+}
+
+/** The filter with every path it reads rewritten (objectMode rebasing, prefix recovery). */
+export function mapFilterPaths(
+  filter: CompiledFilter,
+  rewrite: (path: CompiledPath) => CompiledPath,
+): CompiledFilter {
+  if (filter.anyOf === null) return { ...filter, path: rewrite(filter.path) };
+  const inner = filter.anyOf.map((leaf) => ({ ...leaf, path: rewrite(leaf.path) }));
+  return { ...filter, path: (inner[0] as CompiledFilter).path, anyOf: inner };
+}
+
+/**
+ * Filters with an anyOf, on a loop of their own (kept apart so the plain loops stay as measured):
+ * every filter and every filter of an anyOf is read and decided on every item, so each count is
+ * honest. An anyOf's resolvedOn counts items where any of its paths resolved; its filters' counts
+ * go to `innerCounts[position]` (2 per filter). Any index is a safe slice boundary.
+ */
+function applyFiltersWithAnyOf(
   items: readonly unknown[],
   filters: readonly CompiledFilter[],
-): FilterOutcome {
+  range: ScanRange,
+  innerCounts: readonly Float64Array[],
+): void {
+  const counts = range.counts;
+  for (let index = range.start; index < range.end; index += 1) {
+    const item = items[index];
+    let keep = true;
+    for (let position = 0; position < filters.length; position += 1) {
+      const filter = filters[position] as CompiledFilter;
+      let resolved = false;
+      let held = false;
+      if (filter.anyOf === null) {
+        const actual = filter.path.read(item, index);
+        resolved = actual !== undefined;
+        held = filter.test(actual);
+      } else {
+        const inner = innerCounts[position] as Float64Array;
+        for (let at = 0; at < filter.anyOf.length; at += 1) {
+          const leaf = filter.anyOf[at] as CompiledFilter;
+          const actual = leaf.path.read(item, index);
+          if (actual !== undefined) {
+            resolved = true;
+            inner[2 * at] = (inner[2 * at] as number) + 1;
+          }
+          if (leaf.test(actual)) {
+            held = true;
+            inner[2 * at + 1] = (inner[2 * at + 1] as number) + 1;
+          }
+        }
+      }
+      if (resolved) counts[2 * position] = (counts[2 * position] as number) + 1;
+      if (held) counts[2 * position + 1] = (counts[2 * position + 1] as number) + 1;
+      else keep = false;
+    }
+    if (keep) range.indices.push(index);
+  }
+}
+
+/**
+ * A filter scan a caller may run in slices: `scan(start, end)` over consecutive ranges of item
+ * indices (in order, from 0 to items.length; any index is a safe boundary), then `finish()`.
+ */
+export interface FilterScan {
+  scan(start: number, end: number): void;
+  finish(): FilterOutcome;
+}
+
+/** The counts of one plain filter in filtersApplied. */
+type LeafApplied = Extract<FilterApplied, { path: string }>;
+
+function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number): LeafApplied {
+  if (filter.measure) {
+    return { path: filter.path.label, op: filter.op, measure: "length", resolvedOn, matched };
+  }
+  return { path: filter.path.label, op: filter.op, resolvedOn, matched };
+}
+
+/**
+ * Starts a scan that evaluates every filter on every item (no short-circuit), so `resolvedOn` and
+ * `matched` are honest counts over the whole selection, not over the returned page; an item is
+ * kept when all match. No plain loop allocates or calls a closure made for the request per item,
+ * except a GENERAL test. One or two comparisons (eq, ne, in, lt, lte, gt, gte on primitives) at
+ * one own property each (the common case) run on a loop of their own with reads and comparisons
+ * inline; other plain filters run on a loop where the first two filters are unpacked into locals
+ * (a one-property path read inline, a deeper one walked by the loop's own step functions, a
+ * comparison decided inline, anything else through the filter's test) and further filters go
+ * through their compiled reader and test; filters with an anyOf run on a loop of their own.
+ */
+export function createFilterScan(
+  items: readonly unknown[],
+  filters: readonly CompiledFilter[],
+): FilterScan {
   const count = filters.length;
   const last = filters[count - 1];
-  // resolvedOn and matched of filter n at 2n and 2n + 1: the loops keep them in locals and write
-  // them here once, so no closure captures (and boxes) a counter the loop increments.
-  const counts = new Float64Array(2 * Math.max(count, 2));
-  const indices =
+  const range: ScanRange = {
+    start: 0,
+    end: 0,
+    counts: new Float64Array(2 * Math.max(count, 2)),
+    indices: [],
+  };
+  const withAnyOf = filters.some((filter) => filter.anyOf !== null);
+  const innerCounts = filters.map(
+    (filter) => new Float64Array(2 * (filter.anyOf === null ? 0 : filter.anyOf.length)),
+  );
+  const ownKeys =
     (count === 1 || count === 2) &&
-    filters.every((filter) => filter.comparison !== GENERAL && filter.path.ownKey !== undefined)
-      ? applyOwnKeyComparisons(
+    filters.every((filter) => filter.comparison !== GENERAL && filter.path.ownKey !== undefined);
+  return {
+    scan(start, end) {
+      range.start = start;
+      range.end = end;
+      if (withAnyOf) applyFiltersWithAnyOf(items, filters, range, innerCounts);
+      else if (ownKeys) {
+        applyOwnKeyComparisons(
           items,
           filters,
           filters[0]?.path.ownKey as string,
           last?.path.ownKey as string,
-          counts,
-        )
-      : applyAnyFilters(items, filters, counts);
-  return {
-    indices,
-    applied: filters.map((filter, position) => ({
-      path: filter.path.label,
-      op: filter.op,
-      resolvedOn: counts[2 * position] as number,
-      matched: counts[2 * position + 1] as number,
-    })),
+          range,
+        );
+      } else applyAnyFilters(items, filters, range);
+    },
+    finish() {
+      const counts = range.counts;
+      return {
+        indices: range.indices,
+        applied: filters.map((filter, position): FilterApplied => {
+          const resolvedOn = counts[2 * position] as number;
+          const matched = counts[2 * position + 1] as number;
+          if (filter.anyOf === null) return appliedOf(filter, resolvedOn, matched);
+          const inner = innerCounts[position] as Float64Array;
+          return {
+            anyOf: filter.anyOf.map((leaf, at) =>
+              appliedOf(leaf, inner[2 * at] as number, inner[2 * at + 1] as number),
+            ),
+            resolvedOn,
+            matched,
+          };
+        }),
+      };
+    },
   };
+}
+
+/** Applies the filters to every item in one call (createFilterScan over the whole range). */
+export function applyFilters(
+  items: readonly unknown[],
+  filters: readonly CompiledFilter[],
+): FilterOutcome {
+  const scan = createFilterScan(items, filters);
+  scan.scan(0, items.length);
+  return scan.finish();
 }

@@ -1,6 +1,7 @@
 import {
   CONTRACT_VERSION,
   ContractError,
+  type ExtensionName,
   type FilterApplied,
   type PageUnit,
   type QueryResult,
@@ -40,10 +41,20 @@ export interface PageSpec {
   compactionReason: "item_size_limit" | "scalar_size_limit";
   /** textSearch: a next page is reported as match_limit. */
   matchLimited: boolean;
+  /**
+   * The scan stopped at its work limit (SPEC.md §9 rule 6): `total` counts what was found so far,
+   * `remainingCount` is null, the page is truncated with `work_limit` (after the compaction
+   * reasons, before match_limit) and `nextCursor(offset)` resumes the scan.
+   */
+  workLimited?: boolean;
   inlineBytes: number;
   warnings: readonly string[];
   /** Optional responseMeta members, in output order, set when defined. */
+  /** The §9 extensions the request used (set only when it used one). */
+  extensions?: ExtensionName[];
   filtersApplied?: FilterApplied[];
+  /** aggregate: items that formed no group. */
+  aggregateSkipped?: number;
   /** Counts fields over the returned page's elements (indices offset..offset+n-1). */
   countFields?: (first: number, count: number) => Record<string, number>;
   normalizedFields?: Record<string, string>;
@@ -110,10 +121,13 @@ function buildMeta(
 ): Record<string, unknown> {
   const returned = placeholder ? spec.limit : draft.values.length;
   const remaining = placeholder ? spec.total : spec.total - spec.offset - returned;
-  const truncated = remaining > 0 || draft.compacted;
+  const workLimited = spec.workLimited === true;
+  const more = remaining > 0 || workLimited;
+  const truncated = more || draft.compacted;
   let reason: TruncationReason | null = null;
   if (placeholder) reason = "scalar_size_limit";
   else if (draft.compacted) reason = spec.compactionReason;
+  else if (workLimited) reason = "work_limit";
   else if (remaining > 0 && spec.matchLimited) reason = "match_limit";
   else if (remaining > 0 && returned < spec.limit) reason = "size_limit";
   else if (remaining > 0) reason = "page_limit";
@@ -124,17 +138,21 @@ function buildMeta(
   meta.truncationReason = reason;
   meta.returnedCount = returned;
   meta.totalCount = spec.total;
-  meta.remainingCount = remaining;
+  meta.remainingCount = workLimited && !placeholder ? null : remaining;
   meta.nextCursor = placeholder
     ? CURSOR_PLACEHOLDER
-    : remaining > 0
+    : more
       ? spec.nextCursor(spec.offset + returned)
       : null;
   meta.serializedBytes = serializedBytes;
   meta.warning = joinWarnings(draft.warnings);
   if (spec.unit !== undefined) meta.pageUnit = spec.unit;
   if (spec.sourceTruncated) meta.sourceTruncated = true;
+  if (spec.extensions !== undefined && spec.extensions.length > 0) {
+    meta.extensions = spec.extensions;
+  }
   if (spec.filtersApplied !== undefined) meta.filtersApplied = spec.filtersApplied;
+  if (spec.aggregateSkipped !== undefined) meta.aggregateSkipped = spec.aggregateSkipped;
   if (spec.countFields !== undefined) {
     const counts = spec.countFields(spec.offset, placeholder ? 0 : returned);
     if (placeholder) for (const key of Object.keys(counts)) counts[key] = spec.limit;

@@ -1,12 +1,18 @@
 import { ContractError, type QueryRequest, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
+import {
+  aggregateCandidates,
+  filterItems,
+  itemSortReaders,
+  rowSortReaders,
+  sortCandidates,
+} from "./collection-view.js";
 import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
-import { applyFilters } from "./filters.js";
 import { createRecord, isJsonObject } from "./json-values.js";
 import { buildPage, type PageSpec } from "./page-result.js";
-import { suggestedFieldError, unresolvedFields, unresolvedFilterPath } from "./path-errors.js";
+import { suggestedFieldError, unresolvedFields, unresolvedPaths } from "./path-errors.js";
 import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
@@ -15,7 +21,7 @@ import { type SearchRoot, searchText } from "./text-search.js";
 /** What every page of one request shares: who asks, the offset, the page size and the cursor maker. */
 export type PageBase = Pick<
   PageSpec,
-  "artifactId" | "responsePath" | "inlineBytes" | "sourceTruncated" | "nextCursor"
+  "artifactId" | "responsePath" | "inlineBytes" | "sourceTruncated" | "nextCursor" | "extensions"
 > & { offset: number; pageSize: number; warnings: string[] };
 
 function checkOffset(offset: number, total: number): void {
@@ -89,8 +95,10 @@ function checkFields(
 }
 
 /**
- * Pages a collection (array items, objectMode entries, an inferred array, jsonPath rows): filters on
- * every item first (honest counts, FILTER_PATH_UNRESOLVED), then the fields check, then one page.
+ * Pages a collection (array items, objectMode entries, an inferred array, jsonPath rows) in the
+ * order of work of SPEC.md §9 rule 1: filters on every item (honest counts), then aggregate (rows)
+ * or sort, then fields, then one page. Every filter, sort, groupBy or metric path that resolves
+ * on no item is reported at once (FILTER_PATH_UNRESOLVED).
  */
 export function pageCollection(
   plan: Extract<CollectionPlan, { kind: "collection" }>,
@@ -100,44 +108,42 @@ export function pageCollection(
   unit: "items" | "entries",
 ): QueryResult {
   const items = plan.items;
-  let indices: number[] | null = null;
+  const where = notes.inferredResponsePath ?? pointer;
+  const filtered = filterItems(items, plan.filters);
+  const indices = filtered.indices;
   const extra: Partial<PageSpec> = {};
-  if (plan.filters !== null) {
-    const outcome = applyFilters(items, plan.filters);
-    outcome.applied.forEach((applied, position) => {
-      const filter = plan.filters?.[position];
-      if (
-        applied.resolvedOn === 0 &&
-        items.length > 0 &&
-        filter !== undefined &&
-        filter.op !== "exists"
-      ) {
-        throw unresolvedFilterPath(
-          filter.path,
-          items,
-          notes.inferredResponsePath ?? pointer,
-          plan.itemKeys,
-        );
-      }
-    });
-    indices = outcome.indices;
-    extra.filtersApplied = outcome.applied;
+  if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied;
+  if (plan.aggregate !== null) {
+    const aggregated = aggregateCandidates(items, indices, plan.aggregate);
+    const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
+    if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
+    return pageRows(plan, aggregated.rows, aggregated.skipped, base, notes, pointer, extra);
   }
   const total = indices === null ? items.length : indices.length;
+  let positions: Int32Array | null = null;
+  const unresolved = [...filtered.unresolved];
+  if (plan.sort !== null) {
+    const sorted = sortCandidates(
+      items,
+      indices,
+      plan.sort,
+      itemSortReaders(plan.sort),
+      base.offset + base.pageSize,
+    );
+    unresolved.push(...sorted.unresolved);
+    positions = sorted.positions;
+  }
+  if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
   checkOffset(base.offset, total);
-  const originalIndex = (index: number): number =>
-    indices === null ? index : (indices[index] as number);
+  const ordered = positions;
+  const originalIndex = (index: number): number => {
+    const position = ordered === null ? index : (ordered[index] as number);
+    return indices === null ? position : (indices[position] as number);
+  };
   const fields = plan.fields;
   const emit = plan.emit;
   if (fields !== null) {
-    checkFields(
-      fields,
-      items,
-      indices,
-      notes.inferredResponsePath ?? pointer,
-      base.warnings,
-      plan.itemKeys,
-    );
+    checkFields(fields, items, indices, where, base.warnings, plan.itemKeys);
     extra.countFields = fieldCounter(fields, items, originalIndex);
   }
   return buildPage({
@@ -160,6 +166,53 @@ export function pageCollection(
         pointer: plan.pointerOf(original),
       };
     },
+    compactionReason: "item_size_limit",
+    matchLimited: false,
+    warnings: base.warnings,
+    ...pickNotes(notes),
+  });
+}
+
+/** Pages aggregate rows (`pageUnit: "rows"`), sorted by `sort` when given (row labels first). */
+function pageRows(
+  plan: Extract<CollectionPlan, { kind: "collection" }>,
+  rows: Record<string, unknown>[],
+  skipped: number,
+  base: PageBase,
+  notes: PlanNotes,
+  pointer: string,
+  extra: Partial<PageSpec>,
+): QueryResult {
+  let positions: Int32Array | null = null;
+  if (plan.sort !== null) {
+    const labels = rows.length === 0 ? [] : Object.keys(rows[0] as object);
+    const sorted = sortCandidates(
+      rows,
+      null,
+      plan.sort,
+      rowSortReaders(plan.sort, labels),
+      base.offset + base.pageSize,
+    );
+    if (sorted.unresolved.length > 0) {
+      const where = notes.inferredResponsePath ?? pointer;
+      throw unresolvedPaths(sorted.unresolved, rows, where, labels, "rows");
+    }
+    positions = sorted.positions;
+  }
+  checkOffset(base.offset, rows.length);
+  const ordered = positions;
+  return buildPage({
+    ...base,
+    ...extra,
+    aggregateSkipped: skipped,
+    layout: { kind: "array" },
+    unit: "rows",
+    total: rows.length,
+    limit: Math.min(base.pageSize, rows.length - base.offset),
+    elementAt: (index) => ({
+      value: rows[ordered === null ? index : (ordered[index] as number)],
+      pointer: notes.inferredResponsePath ?? pointer,
+    }),
     compactionReason: "item_size_limit",
     matchLimited: false,
     warnings: base.warnings,
@@ -212,6 +265,8 @@ export function pagePlain(selection: SelectedValue, base: PageBase, notes: PlanN
         pointerOf: (index) => `${pointer}/${index}`,
         fields: null,
         filters: null,
+        sort: null,
+        aggregate: null,
       },
       base,
       notes,

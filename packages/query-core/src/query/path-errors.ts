@@ -67,28 +67,53 @@ export function unresolvedFields(
   });
 }
 
-/** FILTER_PATH_UNRESOLVED for a filter path that resolves on no item, with the item keys. */
-export function unresolvedFilterPath(
-  path: CompiledPath,
+/** A path that resolves on no item, and what reads it (the message names the role). */
+export interface UnresolvedPath {
+  path: CompiledPath;
+  role: "filter" | "sort" | "groupBy" | "metric";
+}
+
+function quoted(paths: readonly UnresolvedPath[]): string {
+  return paths.map((entry) => `${entry.role} path "${entry.path.label}"`).join(", ");
+}
+
+/**
+ * FILTER_PATH_UNRESOLVED for every filter, sort, groupBy or metric path that resolves on no item
+ * (SPEC.md §4.6, §9 rule 5), reported at once: `path` (the first), `paths` (all, as sent),
+ * `itemKeys` and, for a literal path whose pointer form resolves, `suggestedPath`.
+ */
+export function unresolvedPaths(
+  unresolved: readonly UnresolvedPath[],
   items: readonly unknown[],
   pointer: string,
   fixedItemKeys?: string[],
+  noun = "items",
 ): ContractError {
   const itemKeys = fixedItemKeys ?? sampleKeys(items);
-  const details: Record<string, unknown> = { path: path.label, itemKeys };
-  if (path.literal && fixedItemKeys === undefined) {
-    const asPointer = compileFieldOrNull(`/${path.label}`);
-    if (asPointer !== null && resolvesOnAny(items, null, asPointer)) {
-      details.suggestedPath = `/${path.label}`;
-    }
+  const first = (unresolved[0] as UnresolvedPath).path;
+  const labels = [...new Set(unresolved.map((entry) => entry.path.label))];
+  const details: Record<string, unknown> = { path: first.label, paths: labels, itemKeys };
+  if (fixedItemKeys === undefined) {
+    const literal = unresolved.find((entry) => {
+      if (!entry.path.literal) return false;
+      const asPointer = compileFieldOrNull(`/${entry.path.label}`);
+      return asPointer !== null && resolvesOnAny(items, null, asPointer);
+    });
+    if (literal !== undefined) details.suggestedPath = `/${literal.path.label}`;
   }
   const hint =
     details.suggestedPath === undefined ? "" : ` Did you mean "${String(details.suggestedPath)}"?`;
-  return new ContractError({
-    code: "FILTER_PATH_UNRESOLVED",
-    message: `Filter path "${path.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}. Use op "exists" with value false to select items without it.`,
-    details,
-  });
+  const keys = `Item keys: ${itemKeys.slice(0, 10).join(", ") || "none"}.`;
+  const only = unresolved[0] as UnresolvedPath;
+  const message =
+    unresolved.length === 1 && only.role === "filter"
+      ? `Filter path "${first.label}" resolves on none of the ${items.length} items of ${where(pointer)}, so every item would be filtered out.${hint} ${keys} Use op "exists" with value false to select items without it.`
+      : `${capitalize(quoted(unresolved))} ${unresolved.length === 1 ? "resolves" : "resolve"} on none of the ${items.length} ${noun} of ${where(pointer)}.${hint} ${noun === "rows" ? `With aggregate a sort path names a row label: ${itemKeys.join(", ")}.` : `${keys} Paths are item keys ("id") or pointers relative to each item ("/type").`}`;
+  return new ContractError({ code: "FILTER_PATH_UNRESOLVED", message, details });
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function compileFieldOrNull(field: string): CompiledPath | null {

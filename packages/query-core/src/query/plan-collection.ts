@@ -1,15 +1,24 @@
-import { ContractError, type QueryRequest } from "@bounded-mcp/contract";
+import { ContractError, metricLabel, type QueryRequest } from "@bounded-mcp/contract";
 import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
+import type { CompiledAggregate } from "./aggregate-rows.js";
 import {
   type CompiledPath,
   compileField,
+  compileFilterPath,
   readPath,
   rebaseOnEntries,
   resolvesOnAny,
   stripFirstToken,
 } from "./compiled-path.js";
-import { type CompiledFilter, compileFilters } from "./filters.js";
+import {
+  aggregatePaths,
+  type CompiledSortKey,
+  compileAggregate,
+  compileSort,
+  mapAggregatePaths,
+} from "./extensions.js";
+import { type CompiledFilter, compileFilters, filterPaths, mapFilterPaths } from "./filters.js";
 import { createRecord, isJsonObject } from "./json-values.js";
 import { unresolvedFields, where } from "./path-errors.js";
 import type { SelectedValue } from "./select-path.js";
@@ -24,11 +33,46 @@ export type CollectionPlan =
       pointerOf: (index: number) => string;
       fields: CompiledPath[] | null;
       filters: CompiledFilter[] | null;
+      /** Sort keys (SPEC.md §9); with aggregate they order the rows and are read on them. */
+      sort: CompiledSortKey[] | null;
+      aggregate: CompiledAggregate | null;
       /** Turns an item into what the page emits when no fields project it (default: itself). */
       emit?: (item: unknown, index: number) => unknown;
       /** The item keys an error lists (default: sampled from the items). */
       itemKeys?: string[];
     };
+
+/** The §9 extensions of a plan: sort keys and aggregate, compiled. */
+interface Extensions {
+  sort: CompiledSortKey[] | null;
+  aggregate: CompiledAggregate | null;
+}
+
+/**
+ * The item paths the extensions read: aggregate's groupBy and metric paths, and the sort paths
+ * when there is no aggregate (with aggregate, sort reads the rows, not the items).
+ */
+function extensionPaths(extensions: Extensions): CompiledPath[] {
+  const paths = extensions.aggregate === null ? [] : aggregatePaths(extensions.aggregate);
+  if (extensions.sort !== null && extensions.aggregate === null) {
+    paths.push(...extensions.sort.map((key) => key.path));
+  }
+  return paths;
+}
+
+/** The extensions with every item path rewritten (rows' sort paths stay as they are). */
+function mapExtensionPaths(
+  extensions: Extensions,
+  rewrite: (path: CompiledPath) => CompiledPath,
+): Extensions {
+  const aggregate =
+    extensions.aggregate === null ? null : mapAggregatePaths(extensions.aggregate, rewrite);
+  const sort =
+    extensions.sort === null || aggregate !== null
+      ? extensions.sort
+      : extensions.sort.map((key) => ({ ...key, path: rewrite(key.path) }));
+  return { sort, aggregate };
+}
 
 /** What planning adds to responseMeta. */
 export interface PlanNotes {
@@ -93,18 +137,57 @@ function suggestEntriesRequest(
   filters: readonly CompiledFilter[],
 ): Record<string, unknown> {
   const values = Object.values(object);
-  const rewrite = (path: CompiledPath): string =>
+  const rewritePath = (path: CompiledPath): string =>
     resolvesOnAny(values, null, path) ? `/value${formatPointer(path.tokens)}` : "/key";
+  const rewrite = (path: string): string => rewritePath(compileFilterPath(path));
   const suggested: Record<string, unknown> = {
     artifactId: request.artifactId,
     responsePath: selection.pointer,
     objectMode: "entries",
   };
-  if (request.fields !== undefined) suggested.fields = [...new Set(fields.map(rewrite))];
+  if (request.fields !== undefined) suggested.fields = [...new Set(fields.map(rewritePath))];
   if (request.filters !== undefined) {
     suggested.filters = request.filters.map((filter, index) => {
-      return { ...filter, path: rewrite((filters[index] as CompiledFilter).path) };
+      if ("anyOf" in filter) {
+        return { anyOf: filter.anyOf.map((leaf) => ({ ...leaf, path: rewrite(leaf.path) })) };
+      }
+      return { ...filter, path: rewritePath((filters[index] as CompiledFilter).path) };
     });
+  }
+  const labels = new Map<string, string>();
+  if (request.aggregate !== undefined) {
+    const aggregate = request.aggregate;
+    const suggestedAggregate: Record<string, unknown> = { ...aggregate };
+    if (aggregate.groupBy !== undefined) {
+      const paths = typeof aggregate.groupBy === "string" ? [aggregate.groupBy] : aggregate.groupBy;
+      const rewritten = paths.map(rewrite);
+      paths.forEach((path, index) => {
+        labels.set(path, rewritten[index] as string);
+      });
+      // Two paths that both become /key would be one label twice: keep one of them.
+      suggestedAggregate.groupBy =
+        typeof aggregate.groupBy === "string" ? rewritten[0] : [...new Set(rewritten)];
+    }
+    if (aggregate.metrics !== undefined) {
+      const seen = new Set<string>();
+      suggestedAggregate.metrics = aggregate.metrics.flatMap((metric) => {
+        const moved =
+          metric.path === undefined ? metric : { ...metric, path: rewrite(metric.path) };
+        labels.set(metricLabel(metric), metricLabel(moved));
+        if (seen.has(metricLabel(moved))) return [];
+        seen.add(metricLabel(moved));
+        return [moved];
+      });
+    }
+    suggested.aggregate = suggestedAggregate;
+  }
+  if (request.sort !== undefined) {
+    // With aggregate a sort path may name a row label: it follows its label's rewrite.
+    suggested.sort = request.sort.map((key) => ({
+      ...key,
+      path:
+        request.aggregate === undefined ? rewrite(key.path) : (labels.get(key.path) ?? key.path),
+    }));
   }
   if (request.pageSize !== undefined) suggested.pageSize = request.pageSize;
   return suggested;
@@ -150,12 +233,12 @@ function planObject(
   object: Record<string, unknown>,
   fields: CompiledPath[],
   filters: CompiledFilter[],
+  extensions: Extensions,
   notes: PlanNotes,
 ): CollectionPlan {
   const arrayKeys = arrayChildren(object);
-  const pointerPaths = [...fields, ...filters.map((filter) => filter.path)].filter(
-    (path) => !path.literal,
-  );
+  const itemPaths = [...fields, ...filters.flatMap(filterPaths), ...extensionPaths(extensions)];
+  const pointerPaths = itemPaths.filter((path) => !path.literal);
   const prefixed = pointerPaths.filter(
     (path) => path.tokens.length >= 2 && Array.isArray(object[path.tokens[0] as string]),
   );
@@ -171,13 +254,18 @@ function planObject(
   if (!recoverable && isKeyedObject(object, arrayKeys)) {
     throw new ContractError({
       code: "OBJECT_MODE_REQUIRED",
-      message: `${capitalize(where(selection.pointer))} is a keyed object (its entries are objects), so fields and filters apply to its entries: send details.suggestedRequest (objectMode "entries", paths under /value, the entry name as /key).${entryHint(selection.pointer, object, [...fields, ...filters.map((filter) => filter.path)])}`,
+      message: `${capitalize(where(selection.pointer))} is a keyed object (its entries are objects), so ${extensions.sort === null && extensions.aggregate === null ? "fields and filters" : "fields, filters, sort and aggregate"} apply to its entries: send details.suggestedRequest (objectMode "entries", paths under /value, the entry name as /key).${entryHint(selection.pointer, object, itemPaths)}`,
       details: {
         suggestedRequest: suggestEntriesRequest(request, selection, object, fields, filters),
       },
     });
   }
-  if (filters.length === 0 && fields.some((field) => readPath(object, field) !== undefined)) {
+  if (
+    filters.length === 0 &&
+    extensions.sort === null &&
+    extensions.aggregate === null &&
+    fields.some((field) => readPath(object, field) !== undefined)
+  ) {
     return { kind: "single", object, fields };
   }
   let collectionKey: string | undefined;
@@ -202,7 +290,9 @@ function planObject(
       candidatesOf(selection.pointer, arrayKeys),
     );
   }
-  if (collectionKey === undefined) return planWithoutCollection(selection, object, fields, filters);
+  if (collectionKey === undefined) {
+    return planWithoutCollection(request, selection, object, fields, filters);
+  }
 
   const base = `${selection.pointer}/${escapePointerToken(collectionKey)}`;
   notes.inferredResponsePath = base;
@@ -215,7 +305,8 @@ function planObject(
       return stripped;
     };
     fields = fields.map(rewrite);
-    filters = filters.map((filter) => ({ ...filter, path: rewrite(filter.path) }));
+    filters = filters.map((filter) => mapFilterPaths(filter, rewrite));
+    extensions = mapExtensionPaths(extensions, rewrite);
     notes.normalizedFields = normalized;
     notes.warnings.push(
       `Every pointer repeated the collection prefix "/${escapePointerToken(collectionKey)}", so the fields and filters were interpreted relative to each item of "${base}" (see normalizedFields); labels are kept. Send responsePath "${base}" with the normalized paths to avoid this.`,
@@ -227,21 +318,31 @@ function planObject(
     pointerOf: arrayPointerOf(base),
     fields: request.fields === undefined ? null : fields,
     filters: request.filters === undefined ? null : filters,
+    ...extensions,
   };
 }
 
 function planWithoutCollection(
+  request: QueryRequest,
   selection: SelectedValue,
   object: Record<string, unknown>,
   fields: CompiledPath[],
   filters: CompiledFilter[],
 ): CollectionPlan {
-  if (filters.length > 0) {
+  const field =
+    filters.length > 0
+      ? "filters"
+      : request.sort !== undefined
+        ? "sort"
+        : request.aggregate !== undefined
+          ? "aggregate"
+          : undefined;
+  if (field !== undefined) {
     throw new ContractError({
       code: "INVALID_RESPONSE_CONTROLS",
-      message: `Filters apply to the items of a collection, and ${where(selection.pointer)} is an object without one: select a JSON array with responsePath, or send objectMode "entries" to filter its entries.`,
+      message: `${capitalize(field)} ${field === "filters" ? "apply" : "applies"} to the items of a collection, and ${where(selection.pointer)} is an object without one: select a JSON array with responsePath, or send objectMode "entries" to ${field === "filters" ? "filter" : "read"} its entries.`,
       details: {
-        field: "filters",
+        field,
         expected: "a responsePath that selects an array, or objectMode entries",
       },
     });
@@ -262,6 +363,10 @@ export function planCollection(
 ): CollectionPlan {
   const fields = (request.fields ?? []).map(compileField);
   const filters = compileFilters(request.filters ?? []);
+  const extensions: Extensions = {
+    sort: compileSort(request),
+    aggregate: compileAggregate(request),
+  };
   const value = selection.value;
   if (request.objectMode === "entries") {
     if (!isJsonObject(value)) {
@@ -272,16 +377,17 @@ export function planCollection(
       });
     }
     const { keys, values } = splitEntries(value);
+    const rebase = (path: CompiledPath): CompiledPath => rebaseOnEntries(path, keys);
     return {
       kind: "collection",
       items: values,
       pointerOf: (index) => `${selection.pointer}/${escapePointerToken(keys[index] as string)}`,
-      fields:
-        request.fields === undefined ? null : fields.map((field) => rebaseOnEntries(field, keys)),
+      fields: request.fields === undefined ? null : fields.map(rebase),
       filters:
         request.filters === undefined
           ? null
-          : filters.map((filter) => ({ ...filter, path: rebaseOnEntries(filter.path, keys) })),
+          : filters.map((filter) => mapFilterPaths(filter, rebase)),
+      ...mapExtensionPaths(extensions, rebase),
       emit: (item, index) => {
         const row = createRecord();
         row.key = keys[index];
@@ -298,14 +404,24 @@ export function planCollection(
       pointerOf: arrayPointerOf(selection.pointer),
       fields: request.fields === undefined ? null : fields,
       filters: request.filters === undefined ? null : filters,
+      ...extensions,
     };
   }
-  if (isJsonObject(value)) return planObject(request, selection, value, fields, filters, notes);
+  if (isJsonObject(value)) {
+    return planObject(request, selection, value, fields, filters, extensions, notes);
+  }
   throw new ContractError({
     code: "INVALID_RESPONSE_CONTROLS",
-    message: `Fields and filters apply to arrays and objects, and ${where(selection.pointer)} is a scalar: drop them, or select its parent with responsePath.`,
+    message: `Fields, filters, sort and aggregate apply to arrays and objects, and ${where(selection.pointer)} is a scalar: drop them, or select its parent with responsePath.`,
     details: {
-      field: request.fields !== undefined ? "fields" : "filters",
+      field:
+        request.fields !== undefined
+          ? "fields"
+          : request.filters !== undefined
+            ? "filters"
+            : request.sort !== undefined
+              ? "sort"
+              : "aggregate",
       expected: "a responsePath that selects an array or an object",
     },
   });

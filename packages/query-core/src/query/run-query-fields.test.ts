@@ -405,7 +405,7 @@ describe("runQuery: keyed objects (§4.5)", () => {
     });
     expect([filtered.result.response, missing.result.response.error.details]).toEqual([
       [{ key: "Source Beta" }],
-      { path: "/type", itemKeys: ["key", "value"] },
+      { path: "/type", paths: ["/type"], itemKeys: ["key", "value"] },
     ]);
   });
 

@@ -151,6 +151,9 @@ describe("runQuery: filters (CONTRACT-v3 §4.6)", () => {
               "owner",
             ],
             "path": "/color",
+            "paths": [
+              "/color",
+            ],
           },
           "message": "Filter path "/color" resolves on none of the 3 items of "/rows", so every item would be filtered out. Item keys: id, score, text, tags, meta, owner. Use op "exists" with value false to select items without it.",
         },

@@ -195,33 +195,77 @@ describe("runQuery properties", { timeout: 60_000 }, () => {
     const fields = fc.array(fc.constantFrom("id", "/type", "name", "x/y", "/missing"), {
       maxLength: 3,
     });
+    const sort = fc.option(
+      fc.array(
+        fc.record({
+          path: fc.constantFrom("/id", "/type", "name", "/missing"),
+          order: fc.constantFrom("asc", "desc"),
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      { nil: undefined },
+    );
+    const groupBy = fc.option(
+      fc.oneof(fc.constantFrom("/type", "name", "/missing"), fc.constant(["/missing", "/absent"])),
+      { nil: undefined },
+    );
     let suggestions = 0;
     fc.assert(
-      fc.property(keyed, fields, filters, (object, fieldList, filterList) => {
-        const documentValue = JSON.parse(JSON.stringify({ map: object })) as unknown;
-        const input = {
-          responsePath: "/map",
-          fields: fieldList,
-          filters: filterList.map((item) =>
-            item.op === "exists" ? { path: item.path, op: item.op } : item,
-          ),
-        };
-        const request = parse(input);
-        fc.pre(request !== null && (fieldList.length > 0 || filterList.length > 0));
-        const { outcome } = run(documentValue, request as QueryRequest, DEFAULT_LIMITS.inlineBytes);
-        const error = (
-          outcome.result.response as {
-            error?: { code: string; details: { suggestedRequest: Record<string, unknown> } };
-          }
-        ).error;
-        if (error?.code !== "OBJECT_MODE_REQUIRED") return;
-        suggestions += 1;
-        const suggested = parse(error.details.suggestedRequest);
-        expect(suggested).not.toBeNull();
-        expect(
-          run(documentValue, suggested as QueryRequest, DEFAULT_LIMITS.inlineBytes).outcome.isError,
-        ).toBe(false);
-      }),
+      fc.property(
+        keyed,
+        fields,
+        filters,
+        sort,
+        groupBy,
+        (object, fieldList, filterList, keys, by) => {
+          const documentValue = JSON.parse(JSON.stringify({ map: object })) as unknown;
+          const input: Record<string, unknown> = {
+            responsePath: "/map",
+            fields: fieldList,
+            filters: filterList.map((item) =>
+              item.op === "exists" ? { path: item.path, op: item.op } : item,
+            ),
+          };
+          if (by !== undefined) {
+            // Rows instead of items: no fields, and a sort names a row label.
+            delete input.fields;
+            input.aggregate = {
+              groupBy: by,
+              metrics: [{ op: "count" }, { op: "max", path: "/id" }, { op: "max", path: "/gone" }],
+            };
+            const label = typeof by === "string" ? by : (by[0] as string);
+            if (keys !== undefined) {
+              input.sort = [{ path: "max(/id)", order: "desc" }, { path: label }];
+            }
+          } else if (keys !== undefined) input.sort = keys;
+          const request = parse(input);
+          fc.pre(
+            request !== null &&
+              (fieldList.length > 0 ||
+                filterList.length > 0 ||
+                keys !== undefined ||
+                by !== undefined),
+          );
+          const { outcome } = run(
+            documentValue,
+            request as QueryRequest,
+            DEFAULT_LIMITS.inlineBytes,
+          );
+          const error = (
+            outcome.result.response as {
+              error?: { code: string; details: { suggestedRequest: Record<string, unknown> } };
+            }
+          ).error;
+          if (error?.code !== "OBJECT_MODE_REQUIRED") return;
+          suggestions += 1;
+          const suggested = parse(error.details.suggestedRequest);
+          expect(suggested).not.toBeNull();
+          expect(
+            run(documentValue, suggested as QueryRequest, DEFAULT_LIMITS.inlineBytes).outcome
+              .isError,
+          ).toBe(false);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(suggestions).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import {
 } from "@bounded-mcp/contract";
 import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
 import { compileField } from "./compiled-path.js";
+import { compileAggregate, compileSort, extensionsUsed } from "./extensions.js";
 import { compileFilters } from "./filters.js";
 import { selectJsonPathRows } from "./json-path.js";
 import {
@@ -99,6 +100,7 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
+    extensions: extensionsUsed(request),
   };
   const notes: PlanNotes = { warnings };
   if (selection.inferredResponsePath !== undefined) {
@@ -115,6 +117,8 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
         pointerOf: (index) => (rows[index] as Record<string, unknown>).pointer as string,
         fields: request.fields === undefined ? null : request.fields.map(compileField),
         filters: request.filters === undefined ? null : compileFilters(request.filters),
+        sort: compileSort(request),
+        aggregate: compileAggregate(request),
       },
       base,
       notes,
@@ -137,7 +141,8 @@ function answer(document: unknown, request: QueryRequest, context: QueryContext)
 
 /**
  * Whether runQuery answers a request as a plain page of the selection (pagePlain): no describe,
- * textSearch, jsonPath, fields, filters or objectMode. runPartialQuery answers exactly these.
+ * textSearch, jsonPath, fields, filters, objectMode, sort or aggregate. runPartialQuery answers
+ * exactly these.
  */
 export function isPlainPageRequest(request: QueryRequest): boolean {
   return (
@@ -146,7 +151,9 @@ export function isPlainPageRequest(request: QueryRequest): boolean {
     request.jsonPath === undefined &&
     request.fields === undefined &&
     request.filters === undefined &&
-    request.objectMode === undefined
+    request.objectMode === undefined &&
+    request.sort === undefined &&
+    request.aggregate === undefined
   );
 }
 

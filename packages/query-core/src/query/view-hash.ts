@@ -1,23 +1,20 @@
 import { hash } from "node:crypto";
-import { DEFAULT_LIMITS, type QueryRequest } from "@bounded-mcp/contract";
+import { DEFAULT_LIMITS, type Filter, type QueryRequest } from "@bounded-mcp/contract";
+import { canonicalJson } from "./canonical-json.js";
 
-/** Canonical JSON: object keys sorted by code unit, no whitespace, undefined members left out. */
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    if (record[key] === undefined) continue;
-    members.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+/** A filter with op `eq` filled in (inside an anyOf too). */
+function withDefaultOp(filter: Filter): Filter {
+  if ("anyOf" in filter) {
+    return { anyOf: filter.anyOf.map((inner) => ({ ...inner, op: inner.op ?? "eq" })) };
   }
-  return `{${members.join(",")}}`;
+  return { ...filter, op: filter.op ?? "eq" };
 }
 
 /**
- * The hash of a query's view (CONTRACT-v3 §7): sha256 (base64url) of the canonical JSON of every
+ * The hash of a query's view (SPEC.md §7, §9): sha256 (base64url) of the canonical JSON of every
  * argument but `cursor`, after defaults are filled in (filter op `eq`, textSearch caseSensitive
- * false, pageSize 20, responsePath the artifact's responseRoot). A cursor is bound to it, so a
+ * false, pageSize 20, responsePath the artifact's responseRoot, sort order `asc`, aggregate
+ * unwind `false` and metrics `[{op: "count"}]`). A cursor is bound to it, so a
  * cursor sent back with any other argument changed is rejected; arguments that only differ by an
  * omitted default are the same view.
  */
@@ -28,8 +25,16 @@ export function computeViewHash(request: QueryRequest, responseRoot: string): st
     responsePath: request.responsePath ?? responseRoot,
     pageSize: request.pageSize ?? DEFAULT_LIMITS.pageSize,
   };
-  if (request.filters !== undefined) {
-    canonical.filters = request.filters.map((filter) => ({ ...filter, op: filter.op ?? "eq" }));
+  if (request.filters !== undefined) canonical.filters = request.filters.map(withDefaultOp);
+  if (request.sort !== undefined) {
+    canonical.sort = request.sort.map((key) => ({ ...key, order: key.order ?? "asc" }));
+  }
+  if (request.aggregate !== undefined) {
+    canonical.aggregate = {
+      ...request.aggregate,
+      unwind: request.aggregate.unwind ?? false,
+      metrics: request.aggregate.metrics ?? [{ op: "count" }],
+    };
   }
   if (request.textSearch !== undefined) {
     canonical.textSearch = {

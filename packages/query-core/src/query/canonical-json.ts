@@ -1,0 +1,17 @@
+/**
+ * Canonical JSON: object keys sorted by UTF-16 code unit, no whitespace, undefined members left
+ * out. Deep-equal JSON values (key order aside) have the same text, so it keys groups, distinct
+ * sets and the order of arrays and objects (CONTRACT §9 rule 2), and it hashes cursor views.
+ * Recursive: callers pass parsed JSON, whose depth JSON.parse already bounded.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const members: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    if (record[key] === undefined) continue;
+    members.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+  }
+  return `{${members.join(",")}}`;
+}

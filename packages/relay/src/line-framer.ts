@@ -1,0 +1,206 @@
+import { isAscii } from "node:buffer";
+import { StringDecoder } from "node:string_decoder";
+
+const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
+/**
+ * Lines at least this long are checked for ASCII and then decoded as latin1 (the same characters):
+ * Node copies a large latin1 decode into one external string, cheaper than V8's UTF-8 decoder.
+ */
+const ASCII_CHECK_BYTES = 1024 * 1024;
+/** Headroom of a line buffer sized after a line, so a slightly longer next line still fits. */
+const BUFFER_HEADROOM = 1.25;
+
+/** What the framer keeps of a line that went over the cap: its size, first and last bytes. */
+export interface OversizedLine {
+  /** Bytes of the whole line, newline excluded. */
+  byteLength: number;
+  /** The first `edgeBytes` bytes of the line. */
+  head: Buffer;
+  /** The last `edgeBytes` bytes of the line (where SDK servers write the JSON-RPC `id`). */
+  tail: Buffer;
+}
+
+/** Options of {@link createLineFramer}. */
+export interface LineFramerOptions {
+  /** A line longer than this many bytes (newline excluded) is not assembled. */
+  maxLineBytes: number;
+  /** How many bytes of an oversized line's start and end are kept; default 512. */
+  edgeBytes?: number;
+  /**
+   * After a line that spanned chunks, a line buffer of its size (plus a quarter) is kept for the
+   * next lines, if that is at most this many bytes: they are copied into memory that is already
+   * mapped and decoded once (a fresh 50 MiB allocation costs about a third of a JSON.parse of
+   * 50 MiB in page faults). Default 0: no buffer is kept, every line spanning chunks is decoded
+   * chunk by chunk. {@link LineFramer.releaseBuffer} and {@link LineFramer.reset} release it.
+   */
+  retainedBufferBytes?: number;
+  /** Receives each complete line under the cap, decoded as UTF-8, without its newline (a trailing CR is kept). */
+  onLine: (line: string) => void;
+  /** Receives the size, head and tail of each line over the cap once its newline arrives. */
+  onOversizedLine: (line: OversizedLine) => void;
+}
+
+/** A newline framer fed with stream chunks; see {@link createLineFramer}. */
+export interface LineFramer {
+  push(chunk: Buffer): void;
+  /** Delivers a partial line as if its newline had arrived (a stream that ended without one). */
+  flush(): void;
+  /** Drops a partial line (after the stream ended or was restarted) and releases the line buffer. */
+  reset(): void;
+  /** Releases a retained line buffer; one holding a partial line is released after that line. */
+  releaseBuffer(): void;
+  /** Bytes of the line buffer held, retained or in use. */
+  readonly bufferBytes: number;
+  /** Bytes of the partial line held so far. */
+  readonly pendingBytes: number;
+}
+
+/**
+ * Splits a byte stream into newline-terminated lines in linear time: each chunk is scanned once,
+ * only from where the previous scan stopped, and a line inside one chunk is decoded in place.
+ * A line spanning chunks is copied into the retained line buffer while it fits, and decoded once,
+ * whole, at its newline; past the buffer (or without one) it is decoded chunk by chunk as it
+ * arrives and the pieces are joined once at its newline (never a growing buffer re-concatenated
+ * per chunk, which is quadratic: docs/sdk-notes.md 7). A multi-byte UTF-8 character split by a chunk
+ * is never split in the text. A line over `maxLineBytes` is discarded as it streams in, keeping
+ * only its byte count, head and tail, so memory stays bounded by the cap whatever the sender
+ * writes.
+ */
+export function createLineFramer(options: LineFramerOptions): LineFramer {
+  const edgeBytes = options.edgeBytes ?? 512;
+  const retainedBufferBytes = options.retainedBufferBytes ?? 0;
+  /** The retained line buffer: a partial line is copied here while it fits. */
+  let buffer: Buffer = EMPTY;
+  /** The partial line decoded piece by piece, once it outgrew the buffer. */
+  let texts: string[] | undefined;
+  let decoder = new StringDecoder("utf8");
+  let pendingBytes = 0;
+  let oversized = false;
+  let head: Buffer = EMPTY;
+  let tail: Buffer = EMPTY;
+  let releaseAfterLine = false;
+
+  function append(piece: Buffer): void {
+    if (piece.length === 0) return;
+    const held = pendingBytes;
+    pendingBytes += piece.length;
+    if (head.length < edgeBytes) head = firstBytes([head, piece], edgeBytes);
+    tail = lastBytes([tail, piece], edgeBytes);
+    if (oversized) return;
+    if (pendingBytes > options.maxLineBytes) {
+      oversized = true;
+      texts = undefined;
+      decoder = new StringDecoder("utf8");
+      return;
+    }
+    if (texts === undefined && pendingBytes <= buffer.length) {
+      piece.copy(buffer, held);
+      return;
+    }
+    if (texts === undefined) {
+      texts = held === 0 ? [] : [decoder.write(buffer.subarray(0, held))];
+    }
+    texts.push(decoder.write(piece));
+  }
+
+  function assembled(): string {
+    if (texts === undefined) return decode(buffer.subarray(0, pendingBytes));
+    const rest = decoder.end();
+    if (rest !== "") texts.push(rest);
+    return texts.length === 1 ? texts[0]! : texts.join("");
+  }
+
+  /** The buffer the next line is copied into: sized after this one when it outgrew the buffer. */
+  function keepBuffer(lineBytes: number, outgrown: boolean): void {
+    if (releaseAfterLine) buffer = EMPTY;
+    else if (outgrown) {
+      const capacity = Math.ceil(lineBytes * BUFFER_HEADROOM);
+      buffer = capacity <= retainedBufferBytes ? Buffer.allocUnsafeSlow(capacity) : EMPTY;
+    }
+    releaseAfterLine = false;
+  }
+
+  function finishLine(): void {
+    const outgrown = texts !== undefined;
+    const line = oversized ? { byteLength: pendingBytes, head, tail } : assembled();
+    const lineBytes = pendingBytes;
+    clear();
+    keepBuffer(lineBytes, outgrown);
+    if (typeof line === "string") options.onLine(line);
+    else options.onOversizedLine(line);
+  }
+
+  function clear(): void {
+    texts = undefined;
+    decoder = new StringDecoder("utf8");
+    pendingBytes = 0;
+    oversized = false;
+    head = EMPTY;
+    tail = EMPTY;
+  }
+
+  return {
+    push(chunk: Buffer): void {
+      let start = 0;
+      while (start <= chunk.length) {
+        const index = chunk.indexOf(NEWLINE, start);
+        if (index === -1) {
+          append(chunk.subarray(start));
+          return;
+        }
+        if (pendingBytes === 0 && index - start <= options.maxLineBytes) {
+          // The whole line is inside this chunk and under the cap: decode it in place.
+          options.onLine(decode(chunk.subarray(start, index)));
+        } else {
+          append(chunk.subarray(start, index));
+          finishLine();
+        }
+        start = index + 1;
+      }
+    },
+    flush(): void {
+      if (pendingBytes > 0) finishLine();
+    },
+    reset(): void {
+      clear();
+      buffer = EMPTY;
+      releaseAfterLine = false;
+    },
+    releaseBuffer(): void {
+      if (pendingBytes === 0) buffer = EMPTY;
+      else releaseAfterLine = true;
+    },
+    get pendingBytes() {
+      return pendingBytes;
+    },
+    get bufferBytes() {
+      return buffer.length;
+    },
+  };
+}
+
+/** UTF-8 text of the bytes; a large all-ASCII line is decoded as latin1 (same text, faster). */
+function decode(bytes: Buffer): string {
+  if (bytes.length >= ASCII_CHECK_BYTES && isAscii(bytes)) return bytes.toString("latin1");
+  return bytes.toString("utf8");
+}
+
+/** The first `count` bytes of the concatenated pieces, copied. */
+function firstBytes(pieces: readonly Buffer[], count: number): Buffer {
+  return Buffer.concat(pieces, Math.min(count, byteLengthOf(pieces)));
+}
+
+/** The last `count` bytes of the concatenated pieces, copied. */
+function lastBytes(pieces: readonly Buffer[], count: number): Buffer {
+  const last = pieces[pieces.length - 1] ?? EMPTY;
+  if (last.length >= count) return Buffer.from(last.subarray(last.length - count));
+  const joined = Buffer.concat(pieces);
+  return joined.subarray(Math.max(0, joined.length - count));
+}
+
+function byteLengthOf(pieces: readonly Buffer[]): number {
+  let bytes = 0;
+  for (const piece of pieces) bytes += piece.length;
+  return bytes;
+}

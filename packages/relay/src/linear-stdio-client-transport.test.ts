@@ -1,0 +1,306 @@
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  createLinearStdioClientTransport,
+  type LinearStdioClientTransportOptions,
+} from "./linear-stdio-client-transport.js";
+import {
+  FIXTURE_SERVER_PATH,
+  RAW_LINE_SERVER_PATH,
+  SERVER_EVERYTHING_PATH,
+} from "./test-support/fixture-paths.js";
+import { createPayloadText } from "./test-support/payload.mjs";
+
+const MEBIBYTE = 1024 * 1024;
+const clients: Client[] = [];
+
+async function connectFixture(options: Partial<LinearStdioClientTransportOptions> = {}) {
+  const transport = createLinearStdioClientTransport({
+    command: process.execPath,
+    args: [FIXTURE_SERVER_PATH],
+    name: "fixture",
+    ...options,
+  });
+  const client = new Client({ name: "relay-test", version: "1.0.0" });
+  clients.push(client);
+  await client.connect(transport);
+  return { client, transport };
+}
+
+function textOf(result: unknown): string {
+  const parsed = CallToolResultSchema.parse(result);
+  const block = parsed.content[0];
+  if (block?.type !== "text") throw new Error("expected a text block");
+  return block.text;
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+describe("createLinearStdioClientTransport with a real SDK server child", () => {
+  it("carries 1 MiB and 30 MiB tool results intact", async () => {
+    const { client } = await connectFixture();
+    for (const mebibytes of [1, 30]) {
+      const result = await client.callTool({ name: "payload", arguments: { mebibytes } });
+      expect(textOf(result) === createPayloadText(mebibytes)).toBe(true);
+      expect(textOf(result).length).toBeGreaterThanOrEqual(mebibytes * MEBIBYTE);
+    }
+  }, 60_000);
+
+  it("fails only the call whose result is over the cap, with the bounded ARTIFACT_TOO_LARGE error", async () => {
+    const logger = createRecordingLogger();
+    const { client, transport } = await connectFixture({ maxMessageBytes: 64 * MEBIBYTE, logger });
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    const [tooLarge, echoed] = await Promise.all([
+      client.callTool({ name: "payload", arguments: { mebibytes: 70 } }),
+      client.callTool({ name: "echo", arguments: { text: "beside" } }),
+    ]);
+    const envelope = (
+      tooLarge as unknown as { structuredContent: { responseMeta: { serializedBytes: number } } }
+    ).structuredContent;
+    const byteLength = envelope.responseMeta.serializedBytes;
+    expect(byteLength).toBeGreaterThan(70 * MEBIBYTE);
+    expect(tooLarge).toEqual({
+      content: [{ type: "text", text: JSON.stringify(envelope) }],
+      structuredContent: {
+        success: false,
+        data: null,
+        responseMeta: {
+          contractVersion: 3,
+          truncated: true,
+          complete: false,
+          truncationReason: "size_limit",
+          serializedBytes: byteLength,
+        },
+        error: {
+          code: "ARTIFACT_TOO_LARGE",
+          message: `The result of upstream "fixture" is ${byteLength} bytes, over the relay's limit of ${64 * MEBIBYTE} bytes; it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
+          details: { byteLength, limit: 64 * MEBIBYTE },
+        },
+        guidance:
+          "The result was too large to store and was not returned. Call the tool again with narrower arguments (filters, a smaller limit, one page) so its result gets smaller.",
+      },
+      isError: true,
+    });
+    expect(textOf(echoed)).toBe("beside");
+    expect(textOf(await client.callTool({ name: "echo", arguments: { text: "after" } }))).toBe(
+      "after",
+    );
+    expect(errors).toEqual([]);
+    expect(logger.records).toEqual([
+      {
+        level: "warn",
+        message: 'upstream "fixture" sent a message over the byte cap; it was dropped',
+        fields: { upstream: "fixture", byteLength, limit: 64 * MEBIBYTE, method: "tools/call" },
+      },
+    ]);
+  }, 60_000);
+
+  it("delivers every progress notification written just before the result", async () => {
+    const { client } = await connectFixture();
+    const progress: unknown[] = [];
+    const result = await client.callTool(
+      { name: "progress", arguments: { steps: 3 } },
+      CallToolResultSchema,
+      { onprogress: (update) => progress.push(update) },
+    );
+    expect(result).toEqual({ content: [{ type: "text", text: "sent 3 progress notifications" }] });
+    expect(progress).toEqual([
+      { progress: 1, total: 3 },
+      { progress: 2, total: 3 },
+      { progress: 3, total: 3 },
+    ]);
+  });
+
+  it("lets the child see a cancellation", async () => {
+    const logger = createRecordingLogger();
+    const { client } = await connectFixture({ logger });
+    const controller = new AbortController();
+    const call = client.callTool({ name: "wait", arguments: {} }, CallToolResultSchema, {
+      signal: controller.signal,
+    });
+    await client.callTool({ name: "echo", arguments: { text: "the wait call is in flight" } });
+    controller.abort("no longer needed");
+    await expect(call).rejects.toThrow("no longer needed");
+    await vi.waitFor(() =>
+      expect(logger.records).toEqual([
+        { level: "info", message: "[upstream] cancelled: no longer needed" },
+      ]),
+    );
+  });
+
+  it("hands the child's stderr to the logger line by line, prefixed", async () => {
+    const logger = createRecordingLogger();
+    const { client } = await connectFixture({ logger, stderrPrefix: "[fixture] " });
+    await client.callTool({
+      name: "stderr",
+      arguments: { lines: ["first line", "second ü line"] },
+    });
+    await vi.waitFor(() => expect(logger.records).toHaveLength(2));
+    expect(logger.records).toEqual([
+      { level: "info", message: "[fixture] first line" },
+      { level: "info", message: "[fixture] second ü line" },
+    ]);
+  });
+
+  it("fails a call in flight when the child dies, naming the upstream and its exit code", async () => {
+    const { client, transport } = await connectFixture();
+    const closed = new Promise<void>((resolve) => {
+      client.onclose = resolve;
+    });
+    const failure = await client.callTool({ name: "crash", arguments: { code: 3 } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(McpError);
+    expect(failure).toMatchObject({
+      code: -32000,
+      message:
+        'MCP error -32000: upstream "fixture" exited with code 3 while tools/call was in flight',
+      data: { upstream: "fixture", exitCode: 3, signal: null },
+    });
+    await closed;
+    expect(transport.exit).toEqual({ code: 3, signal: null });
+  });
+
+  it("rejects sending after the child has exited", async () => {
+    const { client, transport } = await connectFixture();
+    await client.close();
+    await expect(transport.send({ jsonrpc: "2.0", id: 99, method: "ping" })).rejects.toThrow(
+      'upstream "fixture" is not connected',
+    );
+  });
+
+  it("fails a non-tool request over the cap with a JSON-RPC error naming the method", async () => {
+    const transport = createLinearStdioClientTransport({
+      command: process.execPath,
+      args: [RAW_LINE_SERVER_PATH, "1"],
+      name: "raw",
+      maxMessageBytes: 512 * 1024,
+    });
+    const client = new Client({ name: "relay-test", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(transport);
+    const failure = await client.listTools().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(McpError);
+    const byteLength =
+      Buffer.byteLength(
+        JSON.stringify({ content: [{ type: "text", text: createPayloadText(1) }] }),
+      ) + '{"result":,"jsonrpc":"2.0","id":1}'.length;
+    expect(failure).toMatchObject({
+      code: -32603,
+      message: `MCP error -32603: The tools/list response of upstream "raw" is ${byteLength} bytes, over the relay's limit of ${512 * 1024} bytes; it was dropped unread.`,
+      data: { byteLength, limit: 512 * 1024 },
+    });
+    const result = (await client.callTool({ name: "any", arguments: {} })) as { isError?: boolean };
+    expect(result.isError).toBe(true);
+  });
+
+  it("keeps a line buffer after a large result and releases it after bufferIdleMs without one", async () => {
+    const connect = async (options: Partial<LinearStdioClientTransportOptions>) => {
+      const transport = createLinearStdioClientTransport({
+        command: process.execPath,
+        args: [RAW_LINE_SERVER_PATH, "1"],
+        name: "raw",
+        ...options,
+      });
+      const client = new Client({ name: "relay-test", version: "1.0.0" });
+      clients.push(client);
+      await client.connect(transport);
+      return { client, transport };
+    };
+    const { client, transport } = await connect({ bufferIdleMs: 200 });
+    for (let call = 0; call < 2; call += 1) {
+      const result = await client.callTool({ name: "any", arguments: {} });
+      expect(textOf(result) === createPayloadText(1)).toBe(true);
+      // Sized after the line (about 1 MiB of JSON-RPC) plus a quarter.
+      expect(transport.lineBufferBytes).toBeGreaterThan(MEBIBYTE);
+      expect(transport.lineBufferBytes).toBeLessThan(1.5 * MEBIBYTE);
+    }
+    await vi.waitFor(() => expect(transport.lineBufferBytes).toBe(0), { timeout: 5_000 });
+    const none = await connect({ retainedBufferBytes: 0 });
+    await none.client.callTool({ name: "any", arguments: {} });
+    expect(none.transport.lineBufferBytes).toBe(0);
+  });
+
+  it("reports a stdout line that is not JSON-RPC and keeps the connection", async () => {
+    const logger = createRecordingLogger();
+    const transport = createLinearStdioClientTransport({
+      command: process.execPath,
+      args: [RAW_LINE_SERVER_PATH, "0.001", "noise"],
+      name: "raw",
+      logger,
+    });
+    const client = new Client({ name: "relay-test", version: "1.0.0" });
+    clients.push(client);
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    await client.connect(transport);
+    const result = await client.callTool({ name: "any", arguments: {} });
+    expect(textOf(result)).toBe(createPayloadText(0.001));
+    expect(errors.map((error) => error.name)).toEqual(["SyntaxError"]);
+    expect(logger.records).toEqual([
+      {
+        level: "warn",
+        message: 'upstream "raw" wrote a line that is not a JSON-RPC message',
+        fields: { upstream: "raw", bytes: 19 },
+      },
+    ]);
+  });
+
+  it("reports an oversized message that answers no pending request, and delivers nothing for it", async () => {
+    const notification = JSON.stringify({
+      method: "notifications/message",
+      params: { level: "info", data: "x".repeat(2000) },
+      jsonrpc: "2.0",
+    });
+    const transport = createLinearStdioClientTransport({
+      command: process.execPath,
+      args: ["-e", `process.stdout.write(${JSON.stringify(`${notification}\n`)})`],
+      name: "noisy",
+      maxMessageBytes: 1000,
+    });
+    const errors: Error[] = [];
+    const messages: unknown[] = [];
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+    });
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = (message) => messages.push(message);
+    await transport.start();
+    await closed;
+    expect(messages).toEqual([]);
+    expect(errors.map((error) => error.message)).toEqual([
+      `upstream "noisy" sent a message of ${notification.length} bytes, over the cap of 1000; it was not an answer to a pending request and was dropped`,
+    ]);
+  });
+
+  it("rejects start when the command does not exist", async () => {
+    const transport = createLinearStdioClientTransport({ command: "/nonexistent/mcp-server" });
+    await expect(transport.start()).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("relays server-everything: initialize, tools/list and a tool call", async () => {
+    const transport = createLinearStdioClientTransport({
+      command: process.execPath,
+      args: [SERVER_EVERYTHING_PATH, "stdio"],
+      name: "everything",
+    });
+    const client = new Client({ name: "relay-test", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(transport);
+    expect(client.getServerVersion()?.name).toBe("mcp-servers/everything");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("echo");
+    expect(await client.callTool({ name: "echo", arguments: { message: "hello" } })).toEqual({
+      content: [{ type: "text", text: "Echo: hello" }],
+    });
+  });
+});

@@ -1,0 +1,413 @@
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { basename } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
+import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
+import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
+import { createTooLargeToolResult, findOversizedResponseId } from "./oversized-response.js";
+import { RELAY_ERROR_CODES } from "./sdk/protocol.js";
+import { defaultChildEnvironment } from "./sdk/transports.js";
+import type { JSONRPCMessage, RequestId, Transport } from "./sdk/types.js";
+
+/** The default byte cap of one upstream message: 1.3 x artifactMaxBytes (docs/sdk-notes.md 7). */
+export const DEFAULT_MAX_MESSAGE_BYTES = Math.ceil(1.3 * DEFAULT_LIMITS.artifactMaxBytes);
+
+/**
+ * The most a transport keeps of a line buffer between large messages by default: enough for the
+ * results of the default artifactMaxBytes, without holding gigabytes when the cap is raised.
+ */
+export const DEFAULT_RETAINED_BUFFER_BYTES = 64 * 1024 * 1024;
+
+/** A decoded line longer than this (a pipe read) spanned chunks: it used the line buffer. */
+const CHUNK_CHARACTERS = 64 * 1024;
+
+/** Longest stderr line handed to the logger; the rest of a longer line is summarized. */
+const MAX_STDERR_LINE_BYTES = 16_384;
+
+/** Options of {@link createLinearStdioClientTransport}. */
+export interface LinearStdioClientTransportOptions {
+  /** The executable to spawn (no shell). */
+  command: string;
+  args?: readonly string[];
+  /**
+   * Environment of the child, merged over the SDK's safe defaults (`defaultChildEnvironment()`:
+   * HOME, LOGNAME, PATH, SHELL, TERM, USER), exactly like the SDK's StdioClientTransport.
+   */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Names the upstream in errors and log lines; default the command's base name. */
+  name?: string;
+  /** Largest message accepted from the child, in bytes; default {@link DEFAULT_MAX_MESSAGE_BYTES}. */
+  maxMessageBytes?: number;
+  /** Receives the child's stderr line by line and the transport's warnings; silent by default. */
+  logger?: Logger;
+  /** Put before each stderr line; default `"[upstream] "`. */
+  stderrPrefix?: string;
+  /** How long close() waits after ending stdin, then after SIGTERM; default 2000 ms each. */
+  closeGraceMs?: number;
+  /**
+   * After a large message, a stdout line buffer of its size (plus a quarter) is kept, if at most
+   * this many bytes, so the next large results are copied into memory already mapped and decoded
+   * once (the line framer's `retainedBufferBytes`); default the smaller of `maxMessageBytes` and
+   * 64 MiB (DEFAULT_RETAINED_BUFFER_BYTES). 0 keeps none.
+   */
+  retainedBufferBytes?: number;
+  /** A kept line buffer is released once no large message has arrived for this long; default 10 s. */
+  bufferIdleMs?: number;
+}
+
+/** How the child ended: an exit code, or the signal that killed it. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** An SDK `Transport` over a spawned child, with what is known about the child. */
+export interface LinearStdioClientTransport extends Transport {
+  /** The upstream's name used in errors and logs. */
+  readonly name: string;
+  /** The child's process id once spawned. */
+  readonly pid: number | undefined;
+  /** How the child ended, once it has. */
+  readonly exit: ChildExit | undefined;
+  /**
+   * Bytes of the stdout line buffer kept between large messages now (0 when none): the memory
+   * this transport holds beyond the messages themselves (see `retainedBufferBytes`).
+   */
+  readonly lineBufferBytes: number;
+}
+
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+/**
+ * A stdio client transport for upstream MCP servers that return results far larger than the SDK's
+ * StdioClientTransport accepts (10 MiB, and quadratic framing when raised: docs/sdk-notes.md 7).
+ * Lines are framed in linear time; a message over `maxMessageBytes` is discarded as it streams
+ * and fails only its own call: a tools/call gets the contract's ARTIFACT_TOO_LARGE bounded error
+ * result, any other request a JSON-RPC error, and the connection stays up. When the child dies,
+ * every request still in flight gets an error naming the upstream and its exit code or signal
+ * before `onclose`. One transport spawns one child; restarting is the supervisor's job.
+ * Limits: POSIX-style spawning (no Windows console hiding); `sessionId` is never set.
+ */
+export function createLinearStdioClientTransport(
+  options: LinearStdioClientTransportOptions,
+): LinearStdioClientTransport {
+  const name = options.name ?? basename(options.command);
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const logger = options.logger ?? SILENT_LOGGER;
+  const stderrPrefix = options.stderrPrefix ?? "[upstream] ";
+  const closeGraceMs = options.closeGraceMs ?? 2000;
+  const bufferIdleMs = options.bufferIdleMs ?? 10_000;
+  let bufferIdleTimer: NodeJS.Timeout | undefined;
+  /** Requests sent to the child and not yet answered, with their method. */
+  const inFlight = new Map<RequestId, string>();
+  let child: Child | undefined;
+  let exit: ChildExit | undefined;
+  let started = false;
+  let closing = false;
+  let closed = false;
+
+  const stdoutFramer: LineFramer = createLineFramer({
+    maxLineBytes: maxMessageBytes,
+    retainedBufferBytes:
+      options.retainedBufferBytes ?? Math.min(maxMessageBytes, DEFAULT_RETAINED_BUFFER_BYTES),
+    onLine: (line) => {
+      if (line.length > CHUNK_CHARACTERS && stdoutFramer.bufferBytes > 0) keepBufferWhileBusy();
+      receiveLine(line);
+    },
+    onOversizedLine: (line) => receiveOversizedLine(line),
+  });
+  const stderrFramer: LineFramer = createLineFramer({
+    maxLineBytes: MAX_STDERR_LINE_BYTES,
+    onLine: (line) => logger.info(stderrPrefix + stripCarriageReturn(line)),
+    onOversizedLine: (line) =>
+      logger.info(`${stderrPrefix}${line.head.toString("utf8")}… [${line.byteLength} bytes]`),
+  });
+
+  const transport: LinearStdioClientTransport = {
+    name,
+    get pid() {
+      return child?.pid;
+    },
+    get exit() {
+      return exit;
+    },
+    get lineBufferBytes() {
+      return stdoutFramer.bufferBytes;
+    },
+    start,
+    send,
+    close,
+  };
+
+  /** (Re)starts the countdown after which the retained stdout line buffer is released. */
+  function keepBufferWhileBusy(): void {
+    if (bufferIdleTimer !== undefined) {
+      bufferIdleTimer.refresh();
+      return;
+    }
+    bufferIdleTimer = setTimeout(() => {
+      bufferIdleTimer = undefined;
+      stdoutFramer.releaseBuffer();
+    }, bufferIdleMs);
+    bufferIdleTimer.unref();
+  }
+
+  function releaseStdoutBuffer(): void {
+    clearTimeout(bufferIdleTimer);
+    bufferIdleTimer = undefined;
+    stdoutFramer.reset();
+  }
+
+  function deliver(message: JSONRPCMessage): void {
+    if ("id" in message && ("result" in message || "error" in message)) {
+      inFlight.delete(message.id as RequestId);
+    }
+    try {
+      transport.onmessage?.(message);
+    } catch (error) {
+      transport.onerror?.(asError(error));
+    }
+  }
+
+  /**
+   * Messages are handed over one per microtask: the SDK's Protocol runs notification handlers
+   * (progress) a microtask late but handles responses at once, so a progress notification and
+   * the response that follows it in the same chunk would otherwise lose the progress.
+   */
+  const queue: JSONRPCMessage[] = [];
+  let draining = false;
+
+  function enqueue(message: JSONRPCMessage): void {
+    queue.push(message);
+    if (draining) return;
+    draining = true;
+    queueMicrotask(drainOne);
+  }
+
+  function drainOne(): void {
+    const message = queue.shift();
+    if (message !== undefined) deliver(message);
+    if (queue.length > 0) queueMicrotask(drainOne);
+    else draining = false;
+  }
+
+  function drainAll(): void {
+    for (let message = queue.shift(); message !== undefined; message = queue.shift()) {
+      deliver(message);
+    }
+  }
+
+  function receiveLine(line: string): void {
+    const text = stripCarriageReturn(line);
+    if (text.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = asJsonRpcMessage(JSON.parse(text));
+    } catch (error) {
+      logger.warn(`upstream "${name}" wrote a line that is not a JSON-RPC message`, {
+        upstream: name,
+        bytes: Buffer.byteLength(line),
+      });
+      transport.onerror?.(asError(error));
+      return;
+    }
+    enqueue(message);
+  }
+
+  function receiveOversizedLine(line: OversizedLine): void {
+    const id = findOversizedResponseId(line.head, line.tail);
+    const method = id === undefined ? undefined : inFlight.get(id);
+    const facts = { byteLength: line.byteLength, limit: maxMessageBytes, upstream: name };
+    logger.warn(`upstream "${name}" sent a message over the byte cap; it was dropped`, {
+      upstream: name,
+      byteLength: line.byteLength,
+      limit: maxMessageBytes,
+      ...(method === undefined ? {} : { method }),
+    });
+    if (id === undefined || method === undefined) {
+      transport.onerror?.(
+        new Error(
+          `upstream "${name}" sent a message of ${line.byteLength} bytes, over the cap of ${maxMessageBytes}; it was not an answer to a pending request and was dropped`,
+        ),
+      );
+      return;
+    }
+    if (method === "tools/call") {
+      enqueue({ jsonrpc: "2.0", id, result: createTooLargeToolResult(facts) });
+      return;
+    }
+    enqueue({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: RELAY_ERROR_CODES.internalError,
+        message: `The ${method} response of upstream "${name}" is ${line.byteLength} bytes, over the relay's limit of ${maxMessageBytes} bytes; it was dropped unread.`,
+        data: { byteLength: line.byteLength, limit: maxMessageBytes },
+      },
+    });
+  }
+
+  function failInFlight(ended: ChildExit): void {
+    const requests = [...inFlight.entries()];
+    inFlight.clear();
+    for (const [id, method] of requests) {
+      transport.onmessage?.({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: RELAY_ERROR_CODES.connectionClosed,
+          message: `upstream "${name}" ${describeExit(ended)} while ${method} was in flight`,
+          data: { upstream: name, exitCode: ended.code, signal: ended.signal },
+        },
+      });
+    }
+  }
+
+  function onChildClose(code: number | null, signal: NodeJS.Signals | null): void {
+    exit = { code, signal };
+    child = undefined;
+    releaseStdoutBuffer();
+    drainAll();
+    stderrFramer.flush();
+    if (!closing) {
+      logger.warn(`upstream "${name}" ${describeExit(exit)}`, {
+        upstream: name,
+        exitCode: code,
+        signal,
+      });
+      failInFlight(exit);
+    }
+    inFlight.clear();
+    finishClose();
+  }
+
+  function finishClose(): void {
+    if (closed) return;
+    closed = true;
+    transport.onclose?.();
+  }
+
+  function start(): Promise<void> {
+    if (started) {
+      return Promise.reject(new Error(`transport of upstream "${name}" already started`));
+    }
+    started = true;
+    return new Promise<void>((resolve, reject) => {
+      const spawned: Child = spawn(options.command, [...(options.args ?? [])], {
+        env: { ...defaultChildEnvironment(), ...options.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      });
+      child = spawned;
+      spawned.on("error", (error) => {
+        reject(error);
+        transport.onerror?.(error);
+      });
+      spawned.on("spawn", () => resolve());
+      spawned.on("close", onChildClose);
+      spawned.stdin.on("error", (error) => transport.onerror?.(error));
+      spawned.stdout.on("data", (chunk: Buffer) => stdoutFramer.push(chunk));
+      spawned.stdout.on("error", (error) => transport.onerror?.(error));
+      spawned.stderr.on("data", (chunk: Buffer) => stderrFramer.push(chunk));
+    });
+  }
+
+  function send(message: JSONRPCMessage): Promise<void> {
+    const stdin = child?.stdin;
+    if (stdin === undefined || !stdin.writable) {
+      return Promise.reject(new Error(`upstream "${name}" is not connected`));
+    }
+    track(message);
+    return new Promise<void>((resolve, reject) => {
+      if (stdin.write(`${JSON.stringify(message)}\n`)) {
+        resolve();
+        return;
+      }
+      const onDrain = () => {
+        stdin.off("close", onClose);
+        resolve();
+      };
+      const onClose = () => {
+        stdin.off("drain", onDrain);
+        reject(new Error(`upstream "${name}" closed its input before the message was written`));
+      };
+      stdin.once("drain", onDrain);
+      stdin.once("close", onClose);
+    });
+  }
+
+  function track(message: JSONRPCMessage): void {
+    if ("method" in message && "id" in message) {
+      inFlight.set(message.id, message.method);
+    } else if ("method" in message && message.method === "notifications/cancelled") {
+      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (requestId !== undefined) inFlight.delete(requestId);
+    }
+  }
+
+  async function close(): Promise<void> {
+    closing = true;
+    const running = child;
+    if (running === undefined) {
+      finishClose();
+      return;
+    }
+    const exited = new Promise<void>((resolve) => running.once("close", () => resolve()));
+    running.stdin.end();
+    if (!(await settlesWithin(exited, closeGraceMs)) && running.exitCode === null) {
+      running.kill("SIGTERM");
+      if (!(await settlesWithin(exited, closeGraceMs)) && running.exitCode === null) {
+        running.kill("SIGKILL");
+      }
+    }
+    releaseStdoutBuffer();
+    finishClose();
+  }
+
+  return transport;
+}
+
+/** "exited with code 1" or "was killed by SIGKILL", for error messages. */
+export function describeExit(exit: ChildExit): string {
+  if (exit.signal !== null) return `was killed by ${exit.signal}`;
+  return `exited with code ${exit.code ?? "unknown"}`;
+}
+
+function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), milliseconds);
+    timer.unref();
+    promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * The parsed line as a JSON-RPC message after a structural check only. The SDK's Protocol
+ * classifies every message again with its own schemas (and reports an unknown one to onerror),
+ * so a full zod parse here would validate each message twice (docs/sdk-notes.md 6).
+ */
+function asJsonRpcMessage(value: unknown): JSONRPCMessage {
+  const candidate = value as Record<string, unknown> | null;
+  const shaped =
+    typeof candidate === "object" &&
+    candidate !== null &&
+    !Array.isArray(candidate) &&
+    candidate.jsonrpc === "2.0" &&
+    (typeof candidate.method === "string" ||
+      ("id" in candidate && ("result" in candidate || "error" in candidate)));
+  if (!shaped) throw new TypeError("not a JSON-RPC 2.0 request, notification or response");
+  return candidate as unknown as JSONRPCMessage;
+}
+
+function stripCarriageReturn(text: string): string {
+  return text.endsWith("\r") ? text.slice(0, -1) : text;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
