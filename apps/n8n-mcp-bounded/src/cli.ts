@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
-import { SettingsError } from "@bounded-mcp/mcp-adapter";
+import { createRequire } from "node:module";
 import { serveStdio } from "@bounded-mcp/relay";
+import { formatN8nHelp } from "./options/help.js";
+import { loadN8nOptions, type N8nCommand, N8nUsageError } from "./options/load-n8n-options.js";
 import { createChildEnvironment } from "./runtime/child-environment.js";
 import { createN8nMcpBounded } from "./runtime/create-n8n-mcp-bounded.js";
-import { createStderrLogger, parseLogLevel } from "./runtime/create-stderr-logger.js";
-import { resolveN8nMcpEntry } from "./runtime/n8n-mcp-entry.js";
+import { createStderrLogger } from "./runtime/create-stderr-logger.js";
+import { readN8nMcpVersion, resolveN8nMcpEntry } from "./runtime/n8n-mcp-entry.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 /**
  * `n8n-mcp-bounded telemetry <enable|disable|status>` is n8n-mcp's own command, run with the
@@ -20,17 +24,32 @@ function runTelemetryCommand(args: string[]): never {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (args[0] === "telemetry") runTelemetryCommand(args);
-  const logger = createStderrLogger(parseLogLevel(process.env.N8N_MCP_BOUNDED_LOG_LEVEL));
-  let app: ReturnType<typeof createN8nMcpBounded>;
+  let command: N8nCommand;
   try {
-    app = createN8nMcpBounded({ environment: process.env, logger });
+    command = loadN8nOptions(process.argv.slice(2), process.env);
   } catch (error) {
-    if (!SettingsError.isInstance(error)) throw error;
+    if (!(error instanceof N8nUsageError)) throw error;
     process.stderr.write(`n8n-mcp-bounded: ${error.message}\n`);
     process.exit(2);
   }
+  if (command.action === "telemetry") runTelemetryCommand(command.args);
+  if (command.action === "help") {
+    process.stdout.write(formatN8nHelp(version, readN8nMcpVersion()));
+    return;
+  }
+  if (command.action === "version") {
+    process.stdout.write(`${version}\n`);
+    return;
+  }
+  const logger = createStderrLogger(command.logLevel);
+  for (const warning of command.warnings) {
+    logger.warn(warning.message, { setting: warning.setting });
+  }
+  const app = createN8nMcpBounded({
+    environment: process.env,
+    resolvedSettings: command.settings,
+    logger,
+  });
   // The stdio lifecycle both apps share (answers in flight sent first, exit 1 when n8n-mcp
   // cannot be started).
   const serving = await serveStdio(app.relay, {

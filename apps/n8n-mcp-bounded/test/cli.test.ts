@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { N8N_TABLE } from "../src/options/n8n-settings.js";
 import { testEnvironment } from "./support/connect-bounded.js";
 import { envelopeOf } from "./support/envelopes.js";
 
@@ -139,8 +140,91 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
       status: 2,
       stdout: "",
       stderr:
-        'n8n-mcp-bounded: bounded-mcp settings refused (1 problem): MCP_RESPONSE_INLINE_BYTES="lots" is not a byte count such as 32768, 32KiB or 64MiB\n',
+        "n8n-mcp-bounded: MCP_RESPONSE_INLINE_BYTES=lots: expected a byte count such as 32768, 32KiB or 64MiB\n",
     });
+  });
+
+  it.each([
+    [["--x"], "unknown option --x (see --help)"],
+    [["--inline-bytes", "40"], "--inline-bytes 40: must be at least 4096"],
+    [["--store", "fs"], "--store fs: needs --store-dir (the folder of the fs store)"],
+    [["--log-level", "loud"], "--log-level loud: expected one of debug, info, warn, error, silent"],
+    [
+      ["serve"],
+      'unexpected argument "serve": n8n-mcp-bounded takes options only (and n8n-mcp\'s telemetry command)',
+    ],
+  ])("exits 2 with one line on stderr for %j", (args, message) => {
+    const refused = runCli({}, args);
+    expect({ status: refused.status, stdout: refused.stdout, stderr: refused.stderr }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `n8n-mcp-bounded: ${message}\n`,
+    });
+  });
+
+  it("prints --version, and --help with every setting's flag, variables, default and limits", () => {
+    const { version } = JSON.parse(
+      readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8"),
+    ) as { version: string };
+    const versioned = runCli({}, ["--version"]);
+    expect({ status: versioned.status, stdout: versioned.stdout }).toEqual({
+      status: 0,
+      stdout: `${version}\n`,
+    });
+    const help = runCli({}, ["--help"]);
+    expect({ status: help.status, stderr: help.stderr }).toEqual({ status: 0, stderr: "" });
+    const lines = help.stdout.split("\n");
+    for (const row of Object.values(N8N_TABLE)) {
+      const at = lines.findIndex((line) =>
+        line.startsWith(`  --${row.argument === null ? "[no-]" : ""}${row.flag} `),
+      );
+      expect(at).toBeGreaterThan(0);
+      expect(lines[at + 1]).toMatch(new RegExp(`^ +env ${row.env}( or \\w+)?, default \\S`));
+    }
+    expect(help.stdout).toContain(
+      "env BOUNDED_MCP_INLINE_BYTES or MCP_RESPONSE_INLINE_BYTES, default 32KiB",
+    );
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "limits: previewBytes >= 1024; previewBytes < inlineBytes",
+    );
+    expect(help.stdout).toContain("env BOUNDED_MCP_NAMESPACE, default n8n-mcp");
+  });
+
+  it("accepts the store and limit flags, which then configure the adapter", async () => {
+    const store = mkdtempSync(join(tmpdir(), "n8n-bounded-store-"));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        CLI,
+        "--store",
+        "fs",
+        "--store-dir",
+        store,
+        "--inline-bytes",
+        "8KiB",
+        "--preview-bytes",
+        "4KiB",
+        "--log-level",
+        "error",
+      ],
+      env: testEnvironment({ HOME: home }),
+      stderr: "pipe",
+    });
+    const flagged = new Client({ name: "flags", version: "1.0.0" });
+    await flagged.connect(transport);
+    try {
+      const result = (await flagged.callTool({
+        name: "get_node",
+        arguments: { nodeType: "n8n-nodes-base.notion", detail: "full" },
+      })) as CallToolResult;
+      const envelope = envelopeOf(result);
+      expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).toBeLessThanOrEqual(4096);
+      expect(readdirSync(store).length).toBeGreaterThan(0);
+      expect(envelope.responseMeta.artifact.id).not.toBe("");
+    } finally {
+      await flagged.close();
+      rmSync(store, { recursive: true, force: true });
+    }
   });
 
   it("answers the calls in flight when the client closes stdin right after sending them", async () => {

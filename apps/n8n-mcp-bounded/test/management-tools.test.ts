@@ -162,9 +162,20 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
       },
     };
     const envelope = envelopeOf(result);
+    // The envelope budget is max(2 KiB, 5% of the result): the preview's list is cut further, and
+    // its marker counts every execution not shown (a marker the preview had is merged into it).
+    const preview = createExecutionsPreview(document) as { executions: unknown[] };
+    const last = preview.executions.at(-1) as { _omittedItems?: unknown } | undefined;
+    const earlier = typeof last?._omittedItems === "number" ? last._omittedItems : 0;
+    const listed = earlier > 0 ? preview.executions.slice(0, -1) : preview.executions;
+    const shown = (envelope.data as { executions: unknown[] }).executions.length - 1;
+    expect(shown).toBeGreaterThan(0);
     expect(envelope).toEqual({
       success: true,
-      data: createExecutionsPreview(document),
+      data: {
+        ...preview,
+        executions: [...listed.slice(0, shown), { _omittedItems: listed.length - shown + earlier }],
+      },
       responseMeta: {
         contractVersion: 3,
         truncated: true,

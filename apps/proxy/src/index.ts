@@ -10,7 +10,7 @@ export {
   type ProxyOptions,
   type UpstreamOptions,
 } from "./options/load-options.js";
-export { OPTIONS, type OptionSpec } from "./options/option-table.js";
+export { PROXY_SETTINGS, PROXY_TABLE } from "./options/proxy-settings.js";
 export { UsageError } from "./options/usage-error.js";
 export { createProxyLogger, type ProxyLogger } from "./runtime/create-proxy-logger.js";
 export { type RunningProxy, type RunProxyDependencies, runProxy } from "./runtime/run-proxy.js";

@@ -88,14 +88,19 @@ describe("bounded-mcp-proxy over stdio", () => {
       arguments: { path: folder.bigPath },
     })) as { content: { type: string }[] };
     const envelope = structured<Envelope>(result);
-    // The file's text is the payload (it is JSON): the preview shows its first rows.
+    // The file's text is the payload (it is JSON): the preview shows a sample of its first rows,
+    // long strings cut and marked.
     const shown = (envelope.data as { rows: unknown[] }).rows.length - 1;
     expect(shown).toBeGreaterThan(0);
+    const sampled = (index: number) => {
+      const { notes, ...rest } = row(index);
+      return { ...rest, notes: `${notes.slice(0, 100)}…[${notes.length} chars total]` };
+    };
     expect(envelope).toEqual(
       expectedEnvelope(Buffer.byteLength(text), {
         kind: "export",
         rows: [
-          ...Array.from({ length: shown }, (_, index) => row(index)),
+          ...Array.from({ length: shown }, (_, index) => sampled(index)),
           { _omittedItems: folder.rowCount - shown },
         ],
       }),
@@ -328,12 +333,9 @@ describe("bounded-mcp-proxy over stdio", () => {
   it.each([
     [
       ["--inline-bytes", "lots"],
-      '--inline-bytes: expected a byte count such as 32768, 32KiB or 64MiB, got "lots"',
+      "--inline-bytes lots: expected a byte count such as 32768, 32KiB or 64MiB",
     ],
-    [
-      ["--store", "s3"],
-      "bounded-mcp settings refused (1 problem): BOUNDED_MCP_STORE=s3 needs a bucket: set s3.bucket (BOUNDED_MCP_S3_BUCKET)",
-    ],
+    [["--store", "s3"], "--store s3: needs --s3-bucket (the bucket of the s3 store)"],
     [
       ["--listen", "http://127.0.0.1:0/mcp", "--auth-tokens", "/nonexistent/tokens.json"],
       "--auth-tokens /nonexistent/tokens.json: cannot read it (ENOENT: no such file or directory, open '/nonexistent/tokens.json')",

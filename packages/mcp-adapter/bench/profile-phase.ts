@@ -24,7 +24,7 @@ const bounded = createBoundedMcp({
   keys: `bench:${"cd".repeat(32)}`,
   environment: {},
   artifactStore: store,
-  limits: { artifactMaxBytes: 1024 * MEBIBYTE },
+  artifactMaxBytes: 1024 * MEBIBYTE,
   parseCacheBytes: phase === "cold" ? 0 : 2 * text.length,
 });
 const result = (): CallToolResult => ({ content: [{ type: "text", text }] });

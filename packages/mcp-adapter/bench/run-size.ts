@@ -28,7 +28,7 @@ function adapter(artifactStore: ArtifactStore, parseCacheBytes?: number): Bounde
     keys: KEYS,
     environment: {},
     artifactStore,
-    limits: { artifactMaxBytes: 1024 * MEBIBYTE },
+    artifactMaxBytes: 1024 * MEBIBYTE,
     ...(parseCacheBytes === undefined ? {} : { parseCacheBytes }),
   });
 }

@@ -12,19 +12,13 @@ export type {
 } from "./bounding/bound-result.js";
 export { createPreviewOverride, type PreviewOverride } from "./bounding/preview-override.js";
 export { withoutAdapterVariables } from "./config/child-environment.js";
-export { ENVIRONMENT_NAMES, ENVIRONMENT_SETTINGS } from "./config/environment-names.js";
 export {
   type AdapterSettings,
   type ResolveSettingsInput,
   resolveSettings,
   type SettingsOptions,
+  type StoreSettings,
 } from "./config/resolve-settings.js";
-export {
-  type ParsedValue,
-  parseBoolean,
-  parseByteSize,
-  parseDuration,
-} from "./config/setting-values.js";
 export { SettingsError, type SettingsIssue } from "./config/settings-error.js";
 export { type LogFields, type Logger, SILENT_LOGGER } from "./logging/logger.js";
 export {

@@ -251,7 +251,7 @@ describe("bounding a tool result", () => {
     const payload = itemsPayloadOfSize(2 * MiB);
     const text = JSON.stringify(payload);
     const { call } = await serve(() => jsonTextResult(payload), {
-      limits: { artifactMaxBytes: MiB },
+      artifactMaxBytes: MiB,
     });
     const result = await call();
     expect(result.isError).toBe(true);

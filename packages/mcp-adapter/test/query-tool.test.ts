@@ -310,7 +310,7 @@ describe("query_response_artifact", () => {
 });
 
 describe("tools/list", () => {
-  it("shows the query tool with the contract's schemas, annotations and a short description", async () => {
+  it("shows the query tool with its compact schemas, annotations and a short description", async () => {
     const { alice } = await setUp();
     const { tools } = await alice.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["fixture", "query_response_artifact"]);

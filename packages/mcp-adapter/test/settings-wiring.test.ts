@@ -36,14 +36,29 @@ describe("settings of createBoundedMcp", () => {
   });
 
   it("refuses an invalid value at start with one SettingsError", () => {
-    expect(() => createBoundedMcp({ environment: { MCP_RESPONSE_INLINE_BYTES: "lots" } })).toThrow(
+    expect(() => createBoundedMcp({ environment: { BOUNDED_MCP_INLINE_BYTES: "lots" } })).toThrow(
       SettingsError,
     );
   });
 
-  it("bounds at the inlineBytes the n8n-mcp variable sets", async () => {
+  it("refuses an option that is no setting and no option of createBoundedMcp", () => {
+    expect(() => createBoundedMcp({ environment: {}, colour: "red" } as never)).toThrow(
+      "options.colour is not a setting",
+    );
+  });
+
+  it("reads no app's older names: MCP_RESPONSE_* belong to n8n-mcp-bounded", async () => {
     const bounded = createBoundedMcp({
-      environment: { MCP_RESPONSE_INLINE_BYTES: "8192", MCP_RESPONSE_PREVIEW_BYTES: "4096" },
+      environment: { MCP_RESPONSE_INLINE_BYTES: "lots" },
+      keys: TEST_KEYS,
+    });
+    expect(bounded.settings.limits.inlineBytes).toBe(32_768);
+    await bounded.dispose();
+  });
+
+  it("bounds at the inlineBytes the variable sets", async () => {
+    const bounded = createBoundedMcp({
+      environment: { BOUNDED_MCP_INLINE_BYTES: "8192", BOUNDED_MCP_PREVIEW_BYTES: "4096" },
       keys: TEST_KEYS,
     });
     const result = jsonTextResult(itemsPayloadOfSize(10_000));

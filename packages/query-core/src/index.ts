@@ -24,8 +24,19 @@ export {
   resolvePointer,
 } from "./pointer/pointer.js";
 export { analyzeDocument, type DocumentAnalysis } from "./preview/analyze-document.js";
-export { type BoundedEnvelopeInput, createBoundedEnvelope } from "./preview/bounded-envelope.js";
-export { compactPreview } from "./preview/compact-preview.js";
+export {
+  type BoundedEnvelopeInput,
+  createBoundedEnvelope,
+  envelopeBudget,
+} from "./preview/bounded-envelope.js";
+export { compactPreview, SAMPLE_LADDER } from "./preview/compact-preview.js";
+export {
+  cutText,
+  DEDUPLICATED_KEY,
+  OMITTED_ITEMS_KEY,
+  OMITTED_KEYS_KEY,
+  PREVIEW_MARKER_KEYS,
+} from "./preview/preview-markers.js";
 export { TEXT_RESPONSE_ROOT, textToDocument } from "./preview/text-document.js";
 export type { QueryContext } from "./query/query-context.js";
 export { type QueryOutcome, runQuery } from "./query/run-query.js";

@@ -54,6 +54,7 @@ export const LAYER_RULES: Record<string, LayerRule> = {
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",
+      "js-tiktoken",
     ],
   },
   "@bounded-mcp/relay": {
@@ -69,6 +70,7 @@ export const LAYER_RULES: Record<string, LayerRule> = {
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",
+      "js-tiktoken",
     ],
   },
   "bounded-mcp-proxy": { allowed: [...PACKAGES, "*"] },

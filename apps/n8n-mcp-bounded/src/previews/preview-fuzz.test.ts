@@ -15,7 +15,8 @@ beforeAll(() => {
   bounded = createBoundedMcp({
     environment: {},
     keys: TEST_KEYS,
-    limits: { inlineBytes: 4096, previewBytes: PREVIEW_BYTES },
+    inlineBytes: 4096,
+    previewBytes: PREVIEW_BYTES,
     clock: () => 1_700_000_000_000,
     preview: createN8nPreviewHook(),
   });

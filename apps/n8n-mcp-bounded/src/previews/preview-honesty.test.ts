@@ -374,7 +374,8 @@ function adapterFor(previewBytes: number): BoundedMcp {
     bounded = createBoundedMcp({
       environment: {},
       keys: TEST_KEYS,
-      limits: { inlineBytes: Math.max(4096, previewBytes + 1), previewBytes },
+      inlineBytes: Math.max(4096, previewBytes + 1),
+      previewBytes,
       clock: () => 1_700_000_000_000,
       preview: createN8nPreviewHook(),
     });

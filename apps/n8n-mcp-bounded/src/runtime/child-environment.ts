@@ -1,5 +1,22 @@
 import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
 
+/**
+ * The adapter settings' older names, from the n8n-mcp pull request "bound tool responses with
+ * queryable artifacts", by setting name (`ADAPTER_SETTINGS`): an n8n-mcp deployment keeps its
+ * configuration. Read beside the `BOUNDED_MCP_*` names (two names of one setting must agree) and,
+ * like them, never forwarded to the child.
+ */
+export const MCP_RESPONSE_ALIASES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  inlineBytes: ["MCP_RESPONSE_INLINE_BYTES"],
+  previewBytes: ["MCP_RESPONSE_PREVIEW_BYTES"],
+  hardBytes: ["MCP_RESPONSE_HARD_BYTES"],
+  artifactMaxBytes: ["MCP_RESPONSE_ARTIFACT_MAX_BYTES"],
+  ttl: ["MCP_RESPONSE_ARTIFACT_TTL_MS"],
+  quotaBytes: ["MCP_RESPONSE_ARTIFACT_QUOTA_BYTES"],
+  storeDir: ["MCP_RESPONSE_ARTIFACT_ROOT"],
+  keys: ["MCP_RESPONSE_CURSOR_KEY"],
+});
+
 /** n8n-mcp's own switch for its anonymous usage telemetry. */
 export const TELEMETRY_VARIABLE = "N8N_MCP_TELEMETRY_DISABLED";
 

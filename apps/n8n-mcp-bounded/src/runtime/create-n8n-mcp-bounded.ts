@@ -1,4 +1,5 @@
 import {
+  type AdapterSettings,
   type BoundedMcp,
   createBoundedMcp,
   type Logger,
@@ -10,13 +11,13 @@ import {
   type BoundedRelayOptions,
   createBoundedRelay,
 } from "@bounded-mcp/relay";
+import { resolveN8nSettings } from "../options/n8n-settings.js";
 import { createN8nPreviewHook } from "../previews/n8n-preview-hook.js";
 import { createChildEnvironment } from "./child-environment.js";
 import { resolveN8nMcpEntry } from "./n8n-mcp-entry.js";
 import { N8N_QUERY_TOOL_NOTE } from "./query-tool-note.js";
 
-/** The default authority of descriptor URIs: `artifact://n8n-mcp/<id>`. */
-export const N8N_MCP_NAMESPACE = "n8n-mcp";
+export { N8N_MCP_NAMESPACE } from "../options/n8n-settings.js";
 
 /** Options of {@link createN8nMcpBounded}. */
 export interface N8nMcpBoundedOptions {
@@ -27,6 +28,11 @@ export interface N8nMcpBoundedOptions {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Settings given in code; each wins over its environment variable (tests use it). */
   settings?: SettingsOptions;
+  /**
+   * Settings already resolved (the CLI reads flags, environment and defaults once, with
+   * resolveN8nSettings); then `settings` and the environment are not read for them.
+   */
+  resolvedSettings?: AdapterSettings;
   /** Receives the child's stderr, restarts and warnings; silent by default. */
   logger?: Logger;
   /** Restart policy of the child; the relay's defaults (250 ms doubling to 30 s, 10 attempts). */
@@ -43,13 +49,6 @@ export interface N8nMcpBounded {
   close(): Promise<void>;
 }
 
-function namespaceConfigured(
-  environment: Readonly<Record<string, string | undefined>>,
-  settings: SettingsOptions | undefined,
-): boolean {
-  return settings?.namespace !== undefined || (environment.BOUNDED_MCP_NAMESPACE ?? "") !== "";
-}
-
 /**
  * Puts the pinned, unmodified n8n-mcp behind the bounded-mcp relay: one adapter with the
  * n8n-aware preview hook and the n8n query example, namespace `n8n-mcp` unless configured, and a
@@ -59,10 +58,19 @@ function namespaceConfigured(
 export function createN8nMcpBounded(options: N8nMcpBoundedOptions = {}): N8nMcpBounded {
   const environment = options.environment ?? process.env;
   const logger = options.logger ?? SILENT_LOGGER;
+  let resolvedSettings = options.resolvedSettings;
+  if (resolvedSettings === undefined) {
+    const resolved = resolveN8nSettings({
+      environment,
+      ...(options.settings === undefined ? {} : { options: options.settings }),
+    });
+    for (const warning of resolved.warnings) {
+      logger.warn(warning.message, { setting: warning.setting });
+    }
+    resolvedSettings = resolved.settings;
+  }
   const bounded = createBoundedMcp({
-    ...(namespaceConfigured(environment, options.settings) ? {} : { namespace: N8N_MCP_NAMESPACE }),
-    ...options.settings,
-    environment,
+    resolvedSettings,
     logger,
     preview: createN8nPreviewHook({ logger }),
     queryToolNote: N8N_QUERY_TOOL_NOTE,

@@ -43,7 +43,7 @@ describe("loadOptions", () => {
       args: ["-y", "some-server", "--flag"],
     });
     expect(options.listen).toEqual({ kind: "stdio" });
-    expect(options.adapterEnvironment).toEqual({});
+    expect(options.settings.store).toEqual({ kind: "memory" });
     expect(options).toMatchObject({
       maxSessions: 64,
       idleTimeoutMs: 1_800_000,
@@ -79,14 +79,46 @@ describe("loadOptions", () => {
         command: ["node", "s.js"],
       },
     };
-    const environment = { BOUNDED_MCP_TTL: "30m", MCP_RESPONSE_INLINE_BYTES: "2000" };
+    const environment = { BOUNDED_MCP_TTL: "30m", BOUNDED_MCP_INLINE_BYTES: "40000" };
     const options = run(["--config", "/c.json", "--inline-bytes", "48KiB"], environment, files);
     expect(options.upstream).toEqual({ kind: "stdio", command: "node", args: ["s.js"] });
-    expect(options.adapterEnvironment).toEqual({
-      BOUNDED_MCP_INLINE_BYTES: "48KiB",
-      BOUNDED_MCP_TTL: "30m",
-      BOUNDED_MCP_NAMESPACE: "from-file",
+    expect(options.settings).toMatchObject({
+      limits: { inlineBytes: 49_152, ttlMs: 1_800_000 },
+      namespace: "from-file",
     });
+  });
+
+  it("resolves the S3 store once, path-style with an endpoint unless --no-s3-force-path-style", () => {
+    const s3 = ["--store", "s3", "--s3-bucket", "b", "--s3-endpoint", "http://127.0.0.1:4569"];
+    expect(run([...s3, "--", "x"]).settings.store).toEqual({
+      kind: "s3",
+      bucket: "b",
+      prefix: null,
+      endpoint: "http://127.0.0.1:4569",
+      region: null,
+      forcePathStyle: true,
+    });
+    expect(run([...s3, "--no-s3-force-path-style", "--", "x"]).settings.store).toMatchObject({
+      forcePathStyle: false,
+    });
+  });
+
+  it("warns of the key ring it made up and of variables it does not read", () => {
+    expect(
+      run(["--", "x"], { MCP_RESPONSE_INLINE_BYTES: "2000", BOUNDED_MCP_INLINE_BYTE: "2000" })
+        .warnings,
+    ).toEqual([
+      expect.objectContaining({ setting: "BOUNDED_MCP_KEYS" }),
+      {
+        setting: "MCP_RESPONSE_INLINE_BYTES",
+        message:
+          "MCP_RESPONSE_INLINE_BYTES is not read by bounded-mcp-proxy (MCP_RESPONSE_* are n8n-mcp-bounded's names): use the BOUNDED_MCP_* variable (see --help)",
+      },
+      {
+        setting: "BOUNDED_MCP_INLINE_BYTE",
+        message: "BOUNDED_MCP_INLINE_BYTE is not a setting of bounded-mcp-proxy (see --help)",
+      },
+    ]);
   });
 
   it("reads proxy options from BOUNDED_MCP_* variables", () => {
@@ -105,9 +137,7 @@ describe("loadOptions", () => {
   });
 
   it("turns --no-resource-links into the adapter's setting", () => {
-    expect(run(["--no-resource-links", "--", "x"]).adapterEnvironment).toEqual({
-      BOUNDED_MCP_RESOURCE_LINKS: "false",
-    });
+    expect(run(["--no-resource-links", "--", "x"]).settings.resourceLinks).toBe(false);
   });
 
   it("answers --help and --version without needing an upstream", () => {
@@ -119,35 +149,62 @@ describe("loadOptions", () => {
     [
       ["--inline-bytes", "lots", "--", "x"],
       {},
-      '--inline-bytes: expected a byte count such as 32768, 32KiB or 64MiB, got "lots"',
+      "--inline-bytes lots: expected a byte count such as 32768, 32KiB or 64MiB",
+    ],
+    [["--inline-bytes", "40", "--", "x"], {}, "--inline-bytes 40: must be at least 4096"],
+    [
+      ["--", "x"],
+      { BOUNDED_MCP_INLINE_BYTES: "40" },
+      "BOUNDED_MCP_INLINE_BYTES=40: must be at least 4096",
     ],
     [
       ["--ttl=soon", "--", "x"],
       {},
-      '--ttl: expected milliseconds or a duration such as 30m, 24h or 7d, got "soon"',
+      "--ttl soon: expected milliseconds or a duration such as 30m, 24h or 7d",
     ],
     [
       ["--", "x"],
       { BOUNDED_MCP_MAX_SESSIONS: "0" },
-      'BOUNDED_MCP_MAX_SESSIONS: expected a whole number above 0, got "0"',
+      "BOUNDED_MCP_MAX_SESSIONS=0: must be at least 1",
     ],
     [["--bogus", "--", "x"], {}, "unknown option --bogus (see --help)"],
     [
       ["--listen", "https://0.0.0.0:1/mcp", "--", "x"],
       {},
-      '--listen: expected stdio or http://<host>:<port>/<path> (port 0 picks a free one), got "https://0.0.0.0:1/mcp"',
+      "--listen https://0.0.0.0:1/mcp: expected stdio or http://<host>:<port>/<path> (port 0 picks a free one)",
     ],
-    [["--store", "redis", "--", "x"], {}, '--store: expected memory, fs or s3, got "redis"'],
+    [["--store", "redis", "--", "x"], {}, "--store redis: expected one of memory, fs, s3"],
+    [
+      ["--store", "fs", "--", "x"],
+      {},
+      "--store fs: needs --store-dir (the folder of the fs store)",
+    ],
+    [
+      ["--", "x"],
+      { BOUNDED_MCP_STORE: "fs" },
+      "BOUNDED_MCP_STORE=fs: needs BOUNDED_MCP_STORE_DIR (the folder of the fs store)",
+    ],
+    [
+      ["--preview-bytes", "40000", "--", "x"],
+      {},
+      "--preview-bytes 40000: must be less than --inline-bytes (default 32KiB), so that an envelope is smaller than what it replaces",
+    ],
+    [
+      ["--inline-bytes", "1KiB", "--ttl", "1", "--", "x"],
+      {},
+      "--inline-bytes 1KiB: must be at least 4096; --ttl 1: must be at least 1s",
+    ],
     [
       [],
       {},
       "no upstream: give a command after -- (bounded-mcp-proxy -- npx some-mcp-server) or --upstream-url <url>",
     ],
     [
-      ["--upstream-url", "ftp://x", "--", "y"],
+      ["--upstream-url", "https://x", "--", "y"],
       {},
       "--upstream-url and an upstream command were both given: use one of them",
     ],
+    [["--upstream-url", "ftp://x"], {}, "--upstream-url ftp://x: expected an http(s) URL"],
     [
       ["--upstream-header", "no colon", "--", "x"],
       {},
@@ -156,12 +213,17 @@ describe("loadOptions", () => {
     [
       ["--listen", "http://127.0.0.1:0/mcp", "--stateless", "--", "x"],
       {},
-      "--stateless needs --auth-tokens: without sessions the caller scope comes from the token",
+      "--stateless: needs --auth-tokens (without sessions the caller scope comes from the token)",
+    ],
+    [
+      ["--stateless", "--auth-tokens", "/t.json", "--", "x"],
+      {},
+      "--stateless: applies to an http --listen (default stdio) only: stdio serves one client",
     ],
     [
       ["--log-level", "loud", "--", "x"],
       {},
-      '--log-level: expected one of debug, info, warn, error, silent, got "loud"',
+      "--log-level loud: expected one of debug, info, warn, error, silent",
     ],
     [
       ["--config", "/missing.json"],
@@ -182,7 +244,7 @@ describe("loadOptions", () => {
 
   it("names the config file key of a bad value from the file", () => {
     expect(refusal(["--config", "/c.json", "--", "x"], {}, { "/c.json": { ttl: "forever" } })).toBe(
-      '/c.json: ttl: expected milliseconds or a duration such as 30m, 24h or 7d, got "forever"',
+      '"ttl": "forever" in /c.json: expected milliseconds or a duration such as 30m, 24h or 7d',
     );
   });
 });

@@ -84,6 +84,11 @@ export interface BounderDependencies {
   /** `artifact://<namespace>/<id>`; undefined when resource links are off. */
   artifactUri: ((id: string) => string) | undefined;
   preview?: PreviewHook | undefined;
+  /**
+   * The store loses its artifacts when this process exits (the memory store): envelopes then say
+   * so rather than promise expiresAt. Default false.
+   */
+  ephemeralStore?: boolean | undefined;
   logger: Logger;
   stats: StatsCollector;
 }
@@ -196,7 +201,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     const scope = await dependencies.findScope(context);
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);
-    const { preview, primaryPaths, sourceTruncated, ...resolved } = resolvePreview(
+    const { preview, primaryPaths, sourceTruncated, itemKeysShown, ...resolved } = resolvePreview(
       runPreviewHook(dependencies, {
         toolName: context.toolName,
         document: payload.document,
@@ -252,6 +257,8 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       success: payloadSuccess(payload.document, result.isError === true),
       previewBytes: limits.previewBytes,
       ...(preview === undefined ? {} : { preview }),
+      itemKeysShown,
+      ephemeralStore: dependencies.ephemeralStore ?? false,
     });
     const link = uri === undefined ? undefined : resourceLink(uri, artifact);
     return envelopeResult(result, envelope, result.isError === true, link);

@@ -1,5 +1,5 @@
 import { type BoundedError, createBoundedError } from "@bounded-mcp/contract";
-import { compactPreview } from "@bounded-mcp/query-core";
+import { compactPreview, envelopeBudget, SAMPLE_LADDER } from "@bounded-mcp/query-core";
 
 /** Why a result could not become an artifact (CONTRACT-v3.md §2, §6). */
 export type BoundingFailure =
@@ -24,9 +24,9 @@ function describeFailure(failure: BoundingFailure): {
 }
 
 /**
- * The bounded error of a result that cannot become an artifact: `success: false`, a preview in
- * `data` when one fits `previewBytes` (else null), no artifact, and the §6 error. The payload
- * itself is never inlined.
+ * The bounded error of a result that cannot become an artifact: `success: false`, a sample
+ * preview in `data` when one fits the envelope budget (max(2 KiB, 5% of the payload), never over
+ * `previewBytes`; else null), no artifact, and the §6 error. The payload itself is never inlined.
  */
 export function buildBoundedError(input: {
   failure: BoundingFailure;
@@ -44,10 +44,10 @@ export function buildBoundedError(input: {
   };
   const withoutPreview = createBoundedError({ ...base, data: null });
   if (!input.hasDocument) return withoutPreview;
-  const room = input.previewBytes - Buffer.byteLength(JSON.stringify(withoutPreview)) - 16;
+  const budget = envelopeBudget(input.serializedBytes, input.previewBytes);
+  const room = budget - Buffer.byteLength(JSON.stringify(withoutPreview)) - 16;
   if (room < 64) return withoutPreview;
-  const withPreview = createBoundedError({ ...base, data: compactPreview(input.document, room) });
-  return Buffer.byteLength(JSON.stringify(withPreview)) <= input.previewBytes
-    ? withPreview
-    : withoutPreview;
+  const data = compactPreview(input.document, room, { ladder: SAMPLE_LADDER });
+  const withPreview = createBoundedError({ ...base, data });
+  return Buffer.byteLength(JSON.stringify(withPreview)) <= budget ? withPreview : withoutPreview;
 }

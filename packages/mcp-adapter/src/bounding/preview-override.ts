@@ -16,6 +16,12 @@ export interface PreviewOverride {
   /** The payload is partial by its own account (e.g. an upstream's own size cut). */
   sourceTruncated?: boolean;
   /**
+   * The reshaped preview shows every key of the items it lists (say, each template with all its
+   * fields), so the envelope's guidance does not suggest describe. Default false: a reshaped
+   * preview cannot be compared with the document, so describe is suggested.
+   */
+  itemKeysShown?: boolean;
+  /**
    * The artifact's responseRoot (RFC 6901 pointer, "" for the whole document), where a query
    * without responsePath starts: a domain rule that must hold for every payload of a tool, where
    * the generic size-share analysis may pick different roots for look-alike payloads. JSON
@@ -47,6 +53,7 @@ export interface ResolvedPreview {
   preview: unknown;
   primaryPaths: string[];
   sourceTruncated: boolean;
+  itemKeysShown: boolean;
   /** The hook's responseRoot, when it gave one. */
   responseRoot?: string;
 }
@@ -58,6 +65,7 @@ export function resolvePreview(hookAnswer: unknown, analysis: DocumentAnalysis):
       preview: hookAnswer,
       primaryPaths: analysis.primaryPaths,
       sourceTruncated: analysis.sourceTruncated,
+      itemKeysShown: false,
     };
   }
   return {
@@ -67,6 +75,7 @@ export function resolvePreview(hookAnswer: unknown, analysis: DocumentAnalysis):
         ? analysis.primaryPaths
         : hookAnswer.primaryPaths.slice(0, DEFAULT_LIMITS.maxPrimaryPaths),
     sourceTruncated: hookAnswer.sourceTruncated ?? analysis.sourceTruncated,
+    itemKeysShown: hookAnswer.itemKeysShown ?? false,
     ...(hookAnswer.responseRoot === undefined ? {} : { responseRoot: hookAnswer.responseRoot }),
   };
 }

@@ -1,4 +1,7 @@
-/** Names the adapter and the apps read for themselves: `BOUNDED_MCP_*` and `MCP_RESPONSE_*`. */
+/**
+ * Names that configure bounded-mcp: `BOUNDED_MCP_*`, and `MCP_RESPONSE_*`, the older names
+ * n8n-mcp-bounded still reads (one of them holds the cursor key ring).
+ */
 const ADAPTER_VARIABLE = /^(BOUNDED_MCP_|MCP_RESPONSE_)/;
 
 /**

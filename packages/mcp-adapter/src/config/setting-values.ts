@@ -1,4 +1,4 @@
-/** A parsed environment value, or why it does not parse (phrased to follow `NAME=value`). */
+/** A parsed text value, or why it does not parse (phrased to follow "expected"). */
 export type ParsedValue<T> = { ok: true; value: T } | { ok: false; expected: string };
 
 const BYTE_UNITS: Record<string, number> = {
@@ -72,4 +72,29 @@ export function parseText(text: string): ParsedValue<string> {
   return trimmed === ""
     ? { ok: false, expected: "a non-empty value" }
     : { ok: true, value: trimmed };
+}
+
+/** A byte count as a person writes it: `32KiB`, `64MiB`, else the plain number. */
+export function formatByteSize(value: number): string {
+  for (const [unit, size] of [
+    ["GiB", 1_024 ** 3],
+    ["MiB", 1_024 ** 2],
+    ["KiB", 1_024],
+  ] as const) {
+    if (value >= size && value % size === 0) return `${value / size}${unit}`;
+  }
+  return String(value);
+}
+
+/** A duration in milliseconds as a person writes it: `24h`, `7d`, `30m`, `1s`, else `<n>ms`. */
+export function formatDuration(value: number): string {
+  for (const [unit, size] of [
+    ["d", value >= 2 * 86_400_000 ? 86_400_000 : Number.POSITIVE_INFINITY],
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1_000],
+  ] as const) {
+    if (value >= size && value % size === 0) return `${value / size}${unit}`;
+  }
+  return `${value}ms`;
 }

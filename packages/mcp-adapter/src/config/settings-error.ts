@@ -1,17 +1,23 @@
 const SETTINGS_ERROR_MARKER = Symbol.for("bounded-mcp.mcp-adapter.SettingsError");
 
-/** One problem found in the settings, with the variables or options it concerns. */
+/** One problem found in the settings, with the sources it concerns. */
 export interface SettingsIssue {
-  /** Environment variable names or `options.<path>` labels, in the order they were checked. */
+  /**
+   * The settings concerned, named as the user gave them: `--inline-bytes`,
+   * `BOUNDED_MCP_INLINE_BYTES`, `"inlineBytes" in /c.json`, `options.inlineBytes`; empty for a
+   * command line that cannot be read at all.
+   */
   names: string[];
+  /** One line that starts with the source and its value: `--inline-bytes 40: must be at least 4096`. */
   message: string;
 }
 
 /**
- * The settings cannot be used: a value does not parse, two environment names for one setting
- * disagree, or values contradict each other (previewBytes >= inlineBytes). Thrown once at start,
- * with every problem in one message so an operator fixes them in one go. Secrets are never
- * echoed.
+ * The settings cannot be used: a flag is unknown, a value does not parse or breaks its bounds,
+ * two environment names for one setting disagree, or values contradict each other
+ * (previewBytes >= inlineBytes). Thrown once at start, with every problem in one message so an
+ * operator fixes them in one go; the apps print `issues` as one line and exit 2. Secrets are
+ * never echoed.
  */
 export class SettingsError extends Error {
   readonly code = "INVALID_SETTINGS" as const;

@@ -1,9 +1,9 @@
-import {
-  QUERY_TOOL_INPUT_SCHEMA,
-  QUERY_TOOL_NAME,
-  QUERY_TOOL_OUTPUT_SCHEMA,
-} from "@bounded-mcp/contract";
+import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  QUERY_TOOL_COMPACT_INPUT_SCHEMA,
+  QUERY_TOOL_COMPACT_OUTPUT_SCHEMA,
+} from "../schemas/query-tool-schemas.js";
 import { createQueryToolDescription } from "./description.js";
 
 /** The query tool's annotations: it only reads, repeats give the same page, no outside world. */
@@ -15,14 +15,10 @@ export const QUERY_TOOL_ANNOTATIONS = Object.freeze({
   openWorldHint: false,
 });
 
-function withoutDialect(schema: Record<string, unknown>): Tool["inputSchema"] {
-  const { $schema: _dialect, ...rest } = schema;
-  return { ...rest, type: "object" } as Tool["inputSchema"];
-}
-
 /**
- * The query tool as tools/list shows it: the contract's strict inputSchema (so clients see
- * `additionalProperties: false` and `required`), the outputSchema that admits the error envelope,
+ * The query tool as tools/list shows it: a compact inputSchema, strict at the root (clients see
+ * `additionalProperties: false` and `required`; the contract's zod schema still validates every
+ * call), a compact outputSchema that admits every result and error,
  * the annotations and the description built from the retention period. `descriptionNote` (an
  * app's worked example for its own payloads) is appended to the description as given.
  */
@@ -38,8 +34,8 @@ export function createQueryToolDefinition(options: {
       options.descriptionNote === undefined
         ? description
         : `${description} ${options.descriptionNote}`,
-    inputSchema: withoutDialect(QUERY_TOOL_INPUT_SCHEMA),
-    outputSchema: withoutDialect(QUERY_TOOL_OUTPUT_SCHEMA) as Tool["outputSchema"],
+    inputSchema: structuredClone(QUERY_TOOL_COMPACT_INPUT_SCHEMA) as Tool["inputSchema"],
+    outputSchema: structuredClone(QUERY_TOOL_COMPACT_OUTPUT_SCHEMA) as Tool["outputSchema"],
     annotations: { ...QUERY_TOOL_ANNOTATIONS },
   };
 }

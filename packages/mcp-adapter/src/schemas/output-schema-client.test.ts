@@ -112,7 +112,7 @@ describe("the real SDK Client against a tool with an outputSchema", () => {
         policy,
       });
       const { tools } = await client.listTools();
-      expect(tools[0]?.outputSchema?.["anyOf"]).toHaveLength(3);
+      expect(tools[0]?.outputSchema?.["anyOf"]).toHaveLength(2);
       expect(await client.callTool({ name: "nodes" })).toEqual(bounded(result, isError));
     }
   });

@@ -1,24 +1,61 @@
-import { BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA } from "@bounded-mcp/contract";
 import { describe, expect, it } from "vitest";
 import {
   createJsonSchemaChecker,
   MAX_COMPILED_SCHEMAS,
   parseViolations,
 } from "./json-schema-validator.js";
-import { rewriteOutputSchema, toStructuredContent } from "./rewrite-output-schema.js";
+import {
+  BOUNDED_RESULT_JSON_SCHEMA,
+  rewriteOutputSchema,
+  toStructuredContent,
+} from "./rewrite-output-schema.js";
 import { BOUNDED_ENVELOPE, BOUNDED_ERROR } from "./test-support/bounded-fixtures.js";
 
 describe("rewriteOutputSchema", () => {
-  it("wraps the original, the bounded envelope and the bounded error in a root object anyOf", () => {
+  it("wraps the original and one compact branch for the bounded envelope and error in a root object anyOf", () => {
     const original = {
       type: "object",
       properties: { total: { type: "integer" } },
       required: ["total"],
     };
-    expect(rewriteOutputSchema(original)).toEqual({
-      type: "object",
-      anyOf: [original, BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA],
-    });
+    expect(rewriteOutputSchema(original)).toMatchInlineSnapshot(`
+      {
+        "anyOf": [
+          {
+            "properties": {
+              "total": {
+                "type": "integer",
+              },
+            },
+            "required": [
+              "total",
+            ],
+            "type": "object",
+          },
+          {
+            "properties": {
+              "responseMeta": {
+                "properties": {
+                  "truncated": {
+                    "const": true,
+                  },
+                },
+                "required": [
+                  "truncated",
+                ],
+                "type": "object",
+              },
+            },
+            "required": [
+              "success",
+              "responseMeta",
+            ],
+            "type": "object",
+          },
+        ],
+        "type": "object",
+      }
+    `);
   });
 
   it("hoists nested $defs and definitions to the root, renaming a taken name and following every $ref", () => {
@@ -61,8 +98,7 @@ describe("rewriteOutputSchema", () => {
             example: { const: { $ref: "#/$defs/Node" } },
           },
         },
-        BOUNDED_ENVELOPE_JSON_SCHEMA,
-        BOUNDED_ERROR_JSON_SCHEMA,
+        BOUNDED_RESULT_JSON_SCHEMA,
       ],
       $defs: {
         Node_2: { type: "string" },
@@ -115,11 +151,11 @@ describe("rewriteOutputSchema", () => {
   it("still wraps a schema that only resembles a rewrite", () => {
     const lookalike = {
       type: "object",
-      anyOf: [{ type: "object" }, BOUNDED_ENVELOPE_JSON_SCHEMA, { type: "object" }],
+      anyOf: [{ type: "object" }, { ...BOUNDED_RESULT_JSON_SCHEMA, required: ["success"] }],
     };
     expect(rewriteOutputSchema(lookalike)).toEqual({
       type: "object",
-      anyOf: [lookalike, BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA],
+      anyOf: [lookalike, BOUNDED_RESULT_JSON_SCHEMA],
     });
     const extraKeyword = { ...rewriteOutputSchema({ type: "object" }), description: "mine" };
     expect((rewriteOutputSchema(extraKeyword)["anyOf"] as unknown[])[0]).toEqual(extraKeyword);

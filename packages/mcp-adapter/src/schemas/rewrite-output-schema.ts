@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from "node:util";
-import { BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA } from "@bounded-mcp/contract";
 import type { JsonSchema } from "./json-schema-validator.js";
 
 const DEFINITION_KEYWORDS = ["$defs", "definitions"] as const;
@@ -137,16 +136,45 @@ function rewriteNode(node: unknown, placement: Placement, isRoot: boolean): unkn
 }
 
 /**
+ * The branch of a rewritten outputSchema that admits what the adapter returns instead of a tool's
+ * own value: the bounded envelope and the bounded error (contract SPEC.md §2) both have a boolean
+ * `success` and `responseMeta.truncated: true`. It is deliberately loose and small (about 45
+ * tokens per tool in tools/list, no date pattern, no definitions): it only has to let an SDK
+ * Client accept every bounded result; the contract's zod schemas describe them exactly. Frozen:
+ * shared by every rewrite.
+ */
+export const BOUNDED_RESULT_JSON_SCHEMA: Readonly<JsonSchema> = deepFreeze({
+  type: "object",
+  required: ["success", "responseMeta"],
+  properties: {
+    responseMeta: {
+      type: "object",
+      required: ["truncated"],
+      properties: { truncated: { const: true } },
+    },
+  },
+});
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * The outputSchema to advertise for a tool whose own outputSchema is `original`:
- * `{type: "object", anyOf: [original, bounded envelope, bounded error], $defs}`. SDK Clients
- * validate structuredContent against it even for isError results (SDK-NOTES.md 4), so it must
- * admit what the adapter may return instead of the tool's own value; the root must be
- * `type: "object"` (a bare anyOf breaks listTools), and every `$defs` or `definitions`, however
- * deep, moves to the root, where Ajv resolves `#/$defs/...` (SDK-NOTES.md 5). A name already
- * taken gets `_2`, `_3`, ... and every local `$ref` follows its target, including references
- * into the original's own body (now under `#/anyOf/0`). The original's root `$id` and `$schema`
- * are dropped. Remote references are left alone. The input is not modified. Idempotent: a
- * schema that is already such a rewrite (a bounded server behind a relay) is returned as is.
+ * `{type: "object", anyOf: [original, BOUNDED_RESULT_JSON_SCHEMA], $defs}`. SDK Clients validate
+ * structuredContent against it even for isError results (docs/sdk-notes.md 4), so it must admit
+ * what the adapter may return instead of the tool's own value; the root must be
+ * `type: "object"` (a bare anyOf breaks listTools), and every `$defs` or `definitions` of the
+ * original, however deep, moves to the root, where Ajv resolves `#/$defs/...`
+ * (docs/sdk-notes.md 5). A name already taken gets `_2`, `_3`, ... and every local `$ref` follows
+ * its target, including references into the original's own body (now under `#/anyOf/0`). The
+ * original's root `$id` and `$schema` are dropped. Remote references are left alone. The input
+ * is not modified. Idempotent: a schema that is already such a rewrite (a bounded server behind a
+ * relay) is returned as is.
  */
 export function rewriteOutputSchema(original: JsonSchema): JsonSchema {
   if (isRewritten(original)) return original;
@@ -154,33 +182,26 @@ export function rewriteOutputSchema(original: JsonSchema): JsonSchema {
 }
 
 function wrapOutputSchema(original: JsonSchema): JsonSchema {
-  const sources: JsonSchema[] = [original, BOUNDED_ENVELOPE_JSON_SCHEMA, BOUNDED_ERROR_JSON_SCHEMA];
   const definitions: JsonObject = {};
-  const placements = sources.map((schema, index) => {
-    const placement: Placement = { index, moved: new Map(), byName: new Map() };
-    const pending: { name: string; value: unknown }[] = [];
-    collectDefinitions(schema, "", definitions, placement, pending);
-    return { schema, placement, pending };
-  });
-  const anyOf = placements.map(({ schema, placement, pending }) => {
-    for (const { name, value } of pending)
-      setOwn(definitions, name, rewriteNode(value, placement, false));
-    return rewriteNode(schema, placement, true);
-  });
-  const rewritten: JsonSchema = { type: "object", anyOf };
+  const placement: Placement = { index: 0, moved: new Map(), byName: new Map() };
+  const pending: { name: string; value: unknown }[] = [];
+  collectDefinitions(original, "", definitions, placement, pending);
+  for (const { name, value } of pending) {
+    setOwn(definitions, name, rewriteNode(value, placement, false));
+  }
+  const own = rewriteNode(original, placement, true);
+  const rewritten: JsonSchema = { type: "object", anyOf: [own, BOUNDED_RESULT_JSON_SCHEMA] };
   if (Object.keys(definitions).length > 0) rewritten["$defs"] = definitions;
   return rewritten;
 }
 
-/** The bounded branches (`anyOf/1` and `anyOf/2`) exactly as a rewrite places them. */
-const BOUNDED_BRANCHES = (wrapOutputSchema({}).anyOf as unknown[]).slice(1);
 const REWRITTEN_KEYS = new Set(["type", "anyOf", "$defs"]);
 
 /**
  * Whether `schema` is already the output of rewriteOutputSchema (a bounded server relayed again,
- * or a policy applied twice): `{type: "object", anyOf: [original, envelope, error], $defs?}` with
- * the bounded branches byte-for-byte as placed. Wrapping it again would only nest the same
- * alternatives one level deeper.
+ * or a policy applied twice): `{type: "object", anyOf: [original, bounded branch], $defs?}` with
+ * the bounded branch exactly as placed. Wrapping it again would only nest the same alternatives
+ * one level deeper.
  */
 function isRewritten(schema: JsonSchema): boolean {
   if (schema["type"] !== "object" || !Object.keys(schema).every((key) => REWRITTEN_KEYS.has(key))) {
@@ -189,8 +210,8 @@ function isRewritten(schema: JsonSchema): boolean {
   const anyOf = schema["anyOf"];
   return (
     Array.isArray(anyOf) &&
-    anyOf.length === 3 &&
-    isDeepStrictEqual(anyOf.slice(1), BOUNDED_BRANCHES)
+    anyOf.length === 2 &&
+    isDeepStrictEqual(anyOf[1], BOUNDED_RESULT_JSON_SCHEMA)
   );
 }
 

@@ -34,11 +34,16 @@ import { createStoreFromSettings } from "./store-from-settings.js";
 import { createToolPipeline } from "./tool-pipeline.js";
 
 /**
- * Options of `createBoundedMcp`: every setting of `SettingsOptions` (limits, namespace,
- * resourceLinks, keys, store kind, ...; each wins over its environment variable), plus what can
- * only be given in code.
+ * Options of `createBoundedMcp`: every setting of `SettingsOptions` (inlineBytes, ttl, namespace,
+ * resourceLinks, keys, store, ...: the names of `ADAPTER_SETTINGS`; each wins over its environment
+ * variable), plus what can only be given in code.
  */
 export interface BoundedMcpOptions extends SettingsOptions {
+  /**
+   * Settings an app already resolved (`resolveSettingsWith`: flags, environment, file, defaults,
+   * read once); then no setting option and no environment is read here.
+   */
+  resolvedSettings?: AdapterSettings;
   /** A ready store; by default the one the settings describe (memory unless configured). */
   artifactStore?: ArtifactStore;
   /** The caller's scope; by default AuthInfo.clientId, else the session id, else the local scope. */
@@ -95,47 +100,44 @@ export interface BoundedMcp {
   dispose(): Promise<void>;
 }
 
-const OWN_OPTION_KEYS = [
-  "artifactStore",
-  "scope",
-  "preview",
-  "queryToolNote",
-  "logger",
-  "clock",
-  "environment",
-  "tools",
-];
-
-function settingsOptions(options: BoundedMcpOptions): SettingsOptions {
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (!OWN_OPTION_KEYS.includes(key)) rest[key] = value;
-  }
-  return rest as SettingsOptions;
-}
-
 function isMcpServer(server: Server | McpServer): server is McpServer {
   return typeof (server as McpServer).registerTool === "function";
 }
 
 /**
- * Creates the bounded-MCP adapter a server author embeds. Settings are
- * resolved once, here: an invalid value or two disagreeing variables throw a SettingsError.
- * Without configured keys a random per-process key ring is used, with one warning.
+ * Creates the bounded-MCP adapter a server author embeds. Settings are resolved once, here (or
+ * were by the app, `resolvedSettings`): an invalid value or two disagreeing variables throw a
+ * SettingsError naming them. Without configured keys a random per-process key ring is used, with
+ * one warning.
  */
 export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
-  const logger = options.logger ?? SILENT_LOGGER;
-  const clock = options.clock ?? Date.now;
-  const settings = resolveSettings({
-    options: settingsOptions(options),
-    environment: options.environment ?? process.env,
-    logger,
-  });
+  // What is not one of these is a setting; resolveSettings refuses a name that is neither.
+  const {
+    resolvedSettings,
+    artifactStore,
+    scope,
+    preview,
+    queryToolNote,
+    logger: givenLogger,
+    clock: givenClock,
+    environment,
+    tools,
+    ...settingOptions
+  } = options;
+  const logger = givenLogger ?? SILENT_LOGGER;
+  const clock = givenClock ?? Date.now;
+  const settings =
+    resolvedSettings ??
+    resolveSettings({
+      options: settingOptions,
+      environment: environment ?? process.env,
+      logger,
+    });
   const { limits, namespace, keyRing } = settings;
-  const store = options.artifactStore ?? createStoreFromSettings(settings, clock);
+  const store = artifactStore ?? createStoreFromSettings(settings, clock, logger);
   const cache = createParseCache<OpenArtifact>({ maxBytes: settings.parseCacheBytes });
   const artifacts = createArtifactService({ store, cache, ttlMs: limits.ttlMs, clock, logger });
-  const findScope = createScopeFinder({ keyRing, namespace, resolver: options.scope });
+  const findScope = createScopeFinder({ keyRing, namespace, resolver: scope });
   const stats = createStatsCollector();
   const boundResult = createBounder({
     artifacts,
@@ -143,7 +145,8 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     findScope,
     limits,
     artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
-    preview: options.preview,
+    preview,
+    ephemeralStore: !store.capabilities.persistent,
     logger,
     stats,
   });
@@ -158,7 +161,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
   const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
   const queryTool = createQueryToolDefinition({
     ttlMs: limits.ttlMs,
-    ...(options.queryToolNote === undefined ? {} : { descriptionNote: options.queryToolNote }),
+    ...(queryToolNote === undefined ? {} : { descriptionNote: queryToolNote }),
   });
   const descriptorTemplate: ResourceTemplate = {
     name: "artifact-descriptor",
@@ -180,7 +183,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
         createOutputSchemaPolicy({
           includeOutputSchema: settings.includeOutputSchema,
           includeStructuredContent: settings.includeStructuredContent,
-          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          ...(tools === undefined ? {} : { tools }),
           logger,
         }),
       ),

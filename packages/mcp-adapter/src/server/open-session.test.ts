@@ -84,7 +84,7 @@ describe("bounded.openSession (the adapter's answers for code that owns its Serv
     const next = await client.request({ method: "tools/list", params: { cursor: "2" } }, AS_SENT);
     const tools = (first as { tools: Tool[] }).tools;
     expect(tools.map((tool) => tool.name)).toEqual(["items", QUERY_TOOL_NAME]);
-    expect(tools[0]?.outputSchema?.anyOf).toHaveLength(3);
+    expect(tools[0]?.outputSchema?.anyOf).toHaveLength(2);
     expect(tools[1]).toEqual(bounded.queryTool);
     expect((next as { tools: Tool[] }).tools.map((tool) => tool.name)).toEqual(["items"]);
   });

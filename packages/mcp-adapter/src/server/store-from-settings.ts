@@ -4,6 +4,7 @@ import {
   DEFAULT_MEMORY_MAX_BYTES,
 } from "@bounded-mcp/stores";
 import type { AdapterSettings } from "../config/resolve-settings.js";
+import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 
 /**
  * A store whose backend is loaded on first use. The fs and S3 backends live behind subpath
@@ -38,11 +39,15 @@ function createDeferredStore(
 
 /**
  * The artifact store the settings describe: memory (bytes capped by quotaBytes, or at least
- * twice artifactMaxBytes), a directory, or an S3 bucket.
+ * twice artifactMaxBytes), a directory, or an S3 bucket. This is the one place a store is built
+ * from settings (both apps go through it): the S3 store uses path-style URLs exactly as
+ * `settings.store.forcePathStyle` says (the s3ForcePathStyle setting, else on when an endpoint
+ * is set), and takes credentials and checksum modes from the AWS SDK's own environment.
  */
 export function createStoreFromSettings(
   settings: AdapterSettings,
   clock: () => number,
+  logger: Logger = SILENT_LOGGER,
 ): ArtifactStore {
   const quota = settings.quotaBytes ?? undefined;
   const store = settings.store;
@@ -61,10 +66,12 @@ export function createStoreFromSettings(
       const { createS3Store } = await import("@bounded-mcp/stores/s3");
       return createS3Store({
         bucket: store.bucket,
-        prefix: store.prefix,
-        ...(store.endpoint === null ? {} : { endpoint: store.endpoint, forcePathStyle: true }),
+        ...(store.prefix === null ? {} : { prefix: store.prefix }),
+        ...(store.endpoint === null ? {} : { endpoint: store.endpoint }),
         ...(store.region === null ? {} : { region: store.region }),
+        forcePathStyle: store.forcePathStyle,
         clock,
+        logger,
       });
     });
   }

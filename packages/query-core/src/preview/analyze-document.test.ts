@@ -84,7 +84,7 @@ describe("analyzeDocument: primaryPaths", () => {
     expect(analyzeDocument(document).primaryPaths).toEqual(["/items", "/byName", "/tags"]);
   });
 
-  it("drops a keyed wrapper whose own collection holds most of its bytes, keeps an even one", () => {
+  it("drops a keyed wrapper whose own collection holds most of its bytes; keeps a map of like-shaped entries whole", () => {
     const wrapper = { a: {}, b: {}, c: {}, d: {}, e: {}, list: nodes };
     expect(analyzeDocument({ result: wrapper, other: { x: 1 } }).primaryPaths).toEqual([
       "/result/list",
@@ -95,14 +95,33 @@ describe("analyzeDocument: primaryPaths", () => {
         { list: nodes.slice(10 + index * 5, 15 + index * 5) },
       ]),
     );
-    expect(analyzeDocument({ result: spread, other: { x: 1 } }).primaryPaths).toEqual([
-      "/result",
-      "/result/a/list",
-      "/result/b/list",
-      "/result/c/list",
-      "/result/d/list",
-      "/result/e/list",
+    // An account map: the entries' inner lists are parts of one entry, never collections.
+    expect(analyzeDocument({ result: spread, other: { x: 1 } }).primaryPaths).toEqual(["/result"]);
+    const unlike = {
+      db: { tables: nodes },
+      cache: { ttl: 1 },
+      auth: { provider: "x" },
+      log: { level: "info" },
+      api: { base: "/" },
+    };
+    expect(analyzeDocument({ config: unlike, other: { x: 1 } }).primaryPaths).toEqual([
+      "/config/db/tables",
     ]);
+  });
+
+  it("never lists a path inside one entry of an account map", () => {
+    const accounts = Object.fromEntries(
+      Array.from({ length: 40 }, (_, index) => [
+        `acct_${10_000 + index}`,
+        {
+          plan: index % 2 === 0 ? "pro" : "free",
+          mrr: index * 10,
+          features: Array.from({ length: index === 15 ? 400 : 6 }, (_, feature) => `f${feature}`),
+        },
+      ]),
+    );
+    expect(analyzeDocument(accounts).primaryPaths).toEqual([""]);
+    expect(analyzeDocument({ accounts, page: 1 }).primaryPaths).toEqual(["/accounts"]);
   });
 
   it("lists the document itself when it is a keyed object (a map of names to objects)", () => {

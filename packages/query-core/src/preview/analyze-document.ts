@@ -36,7 +36,8 @@ const ESTIMATE_BUDGET = 2_000;
  * Finds responseRoot, primaryPaths and sourceTruncated of a parsed payload. Work is capped (a few
  * thousand containers looked at, sizes estimated on samples), so it costs a small fraction of
  * JSON.parse even on a 50 MiB document, and it is deterministic. Limits: collections are searched
- * through objects only (never inside array items) down to 5 levels, pointers longer than 256
+ * through objects only (never inside array items, nor inside the entries of a keyed object whose
+ * entries look alike, so `/acct_10015/features` is never one) down to 5 levels, pointers longer than 256
  * characters are skipped, and sourceTruncated is searched breadth-first down to depth 6.
  */
 export function analyzeDocument(document: unknown): DocumentAnalysis {
@@ -94,6 +95,38 @@ function collectionKind(value: unknown): "array" | "keyed" | null {
   return objectValued >= MIN_COLLECTION_SIZE && objectValued * 2 >= end ? "keyed" : null;
 }
 
+const LIKE_SHAPED_SAMPLES = 24;
+const LIKE_SHAPED_SHARE = 0.8;
+
+/**
+ * Whether the object entries of a keyed object look alike (an account map, a mime-type table):
+ * at least 5 sampled entries are non-empty objects, and they share at least half the keys of the smaller of them and the first sampled one,
+ * for at least 80% of the samples. Such an object is one collection; its entries' inner arrays
+ * are parts of one entry, never collections of their own.
+ */
+function isLikeShaped(record: Record<string, unknown>): boolean {
+  const keys = keysOf(record);
+  const step = Math.max(1, Math.floor(keys.length / LIKE_SHAPED_SAMPLES));
+  const shapes: Set<string>[] = [];
+  for (let index = 0; index < keys.length && shapes.length < LIKE_SHAPED_SAMPLES; index += step) {
+    const child = record[keys[index]!];
+    if (isJsonObject(child) && keysOf(child).length > 0) {
+      shapes.push(new Set(keysOf(child).slice(0, MAX_KEYS_SCANNED)));
+    }
+  }
+  const [first] = shapes;
+  if (first === undefined || shapes.length < Math.min(MIN_COLLECTION_SIZE, keys.length)) {
+    return false;
+  }
+  const alike = shapes.filter((shape) => {
+    const smaller = Math.min(shape.size, first.size);
+    let shared = 0;
+    for (const key of shape) if (first.has(key)) shared++;
+    return shared * 2 >= smaller;
+  });
+  return alike.length >= shapes.length * LIKE_SHAPED_SHARE;
+}
+
 /** Breadth-first through objects, so shallow collections are found first and work is capped. */
 function collectCandidates(document: unknown): Candidate[] {
   const candidates: Candidate[] = [];
@@ -108,6 +141,7 @@ function collectCandidates(document: unknown): Candidate[] {
       if (candidates.length >= MAX_CANDIDATES) break;
     }
     if (!isJsonObject(value) || depth >= MAX_COLLECTION_DEPTH) continue;
+    if (kind === "keyed" && isLikeShaped(value)) continue;
     const keys = keysOf(value);
     const end = Math.min(keys.length, MAX_KEYS_SCANNED);
     for (let index = 0; index < end; index++) {

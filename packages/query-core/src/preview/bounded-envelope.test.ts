@@ -6,7 +6,11 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeDocument } from "./analyze-document.js";
-import { type BoundedEnvelopeInput, createBoundedEnvelope } from "./bounded-envelope.js";
+import {
+  type BoundedEnvelopeInput,
+  createBoundedEnvelope,
+  envelopeBudget,
+} from "./bounded-envelope.js";
 import { TEXT_RESPONSE_ROOT, textToDocument } from "./text-document.js";
 
 function artifactFor(document: unknown, overrides: Partial<ArtifactRef> = {}): ArtifactRef {
@@ -30,8 +34,31 @@ function bytesOf(value: unknown): number {
 function build(input: BoundedEnvelopeInput): BoundedEnvelope {
   const envelope = createBoundedEnvelope(input);
   expect(BoundedEnvelopeSchema.safeParse(envelope).error).toBeUndefined();
-  expect(bytesOf(envelope)).toBeLessThanOrEqual(input.previewBytes);
+  expect(bytesOf(envelope)).toBeLessThanOrEqual(
+    envelopeBudget(input.artifact.byteLength, input.previewBytes),
+  );
   return envelope;
+}
+
+/** The envelope as JSON data (objects without prototypes become plain ones). */
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+const KiB = 1024;
+
+/** An items result of about `bytes` bytes: `{success, data: {total, items: [...]}}`. */
+function itemsOfSize(bytes: number) {
+  const items = [];
+  for (let index = 0, size = 2; size < bytes; index++) {
+    const item = {
+      id: `item-${index}`,
+      name: `Item ${index}`,
+      price: index % 97,
+      tags: ["a", "b"],
+    };
+    items.push(item);
+    size += Buffer.byteLength(JSON.stringify(item)) + 1;
+  }
+  return { success: true, data: { total: items.length, items } };
 }
 
 const nodes = Array.from({ length: 300 }, (_, index) => ({
@@ -41,65 +68,248 @@ const nodes = Array.from({ length: 300 }, (_, index) => ({
   parameters: { jsCode: `return ${index};`.padEnd(400, " ") },
 }));
 
+describe("envelopeBudget", () => {
+  it("is max(2 KiB, 5% of the result), never over previewBytes", () => {
+    expect(envelopeBudget(32 * KiB + 1, 8 * KiB)).toBe(2048);
+    expect(envelopeBudget(40 * KiB, 8 * KiB)).toBe(2048);
+    expect(envelopeBudget(80 * KiB, 8 * KiB)).toBe(4096);
+    expect(envelopeBudget(160 * KiB, 8 * KiB)).toBe(8192);
+    expect(envelopeBudget(50 * 1024 * KiB, 8 * KiB)).toBe(8192);
+    expect(envelopeBudget(50 * 1024 * KiB, 1024)).toBe(1024);
+  });
+});
+
 describe("createBoundedEnvelope", () => {
-  it("builds the whole §2 envelope around a payload that needs no compaction", () => {
-    const document = {
-      success: true,
-      data: { nodes: nodes.slice(0, 5).map(({ id }) => ({ id })) },
-    };
+  it("sizes the envelope of a result just over inlineBytes to 2 KiB: a sample of two items, whole", () => {
+    const document = itemsOfSize(33 * KiB);
     const artifact = artifactFor(document);
-    const envelope = build({
-      document,
-      artifact,
-      success: true,
-      previewBytes: 8192,
-    });
-    expect(BoundedEnvelopeSchema.parse(envelope)).toEqual(envelope);
-    expect(JSON.parse(JSON.stringify(envelope))).toEqual({
-      success: true,
-      data: {
-        success: true,
-        data: {
-          nodes: [{ id: "id-0" }, { id: "id-1" }, { id: "id-2" }, { id: "id-3" }, { id: "id-4" }],
+    const envelope = build({ document, artifact, success: true, previewBytes: 8 * KiB });
+    expect(bytesOf(envelope)).toBeLessThanOrEqual(2048);
+    expect(plain(envelope)).toMatchInlineSnapshot(`
+      {
+        "data": {
+          "data": {
+            "items": [
+              {
+                "id": "item-0",
+                "name": "Item 0",
+                "price": 0,
+                "tags": [
+                  "a",
+                  "b",
+                ],
+              },
+              {
+                "id": "item-1",
+                "name": "Item 1",
+                "price": 1,
+                "tags": [
+                  "a",
+                  "b",
+                ],
+              },
+              {
+                "_omittedItems": 531,
+              },
+            ],
+            "total": 533,
+          },
+          "success": true,
         },
-      },
-      responseMeta: {
-        contractVersion: 3,
-        truncated: true,
-        complete: false,
-        truncationReason: "size_limit",
-        serializedBytes: artifact.byteLength,
-        sourceTruncated: false,
-        artifact: {
-          id: "artifact_0123456789abcdefgh",
-          mediaType: "application/json",
-          byteLength: artifact.byteLength,
-          sha256: "ab".repeat(32),
-          expiresAt: "2026-11-30T12:00:00.000Z",
-          queryTool: "query_response_artifact",
-          responseRoot: "/data",
-          primaryPaths: ["/data/nodes"],
-          sourceTruncated: false,
+        "guidance": "data is a preview of a 33879-byte result, not the result; cuts are marked {"_omittedItems": n}. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "/data/items": 533 items, 2 in data. Use fields, filters, sort or aggregate; follow responseMeta.nextCursor. Items not in data are in the artifact. Kept until expiresAt at the latest.",
+        "responseMeta": {
+          "artifact": {
+            "byteLength": 33879,
+            "expiresAt": "2026-11-30T12:00:00.000Z",
+            "id": "artifact_0123456789abcdefgh",
+            "mediaType": "application/json",
+            "primaryPaths": [
+              "/data/items",
+            ],
+            "queryTool": "query_response_artifact",
+            "responseRoot": "/data",
+            "sha256": "abababababababababababababababababababababababababababababababab",
+            "sourceTruncated": false,
+          },
+          "complete": false,
+          "contractVersion": 3,
+          "serializedBytes": 33879,
+          "sourceTruncated": false,
+          "truncated": true,
+          "truncationReason": "size_limit",
         },
-      },
-      guidance:
-        'data is a reshaped preview of an oversized result, not the result itself: omissions are marked {"_omittedItems": n}, "_omittedKeys": n and "…[N chars total]". The full result is stored as responseMeta.artifact.id; query it with query_response_artifact. Start with {"describe": true}, then page the collections at "/data/nodes" with fields, filters or textSearch.',
-    });
+        "success": true,
+      }
+    `);
   });
 
-  it("compacts an oversized payload until the whole envelope fits previewBytes", () => {
-    const document = { success: true, data: { nodes } };
-    for (const previewBytes of [1024, 4096, 8192]) {
-      const envelope = build({
+  it("keeps a large result's envelope a sample too, far below previewBytes", () => {
+    const document = itemsOfSize(1024 * KiB);
+    const envelope = build({
+      document,
+      artifact: artifactFor(document),
+      success: true,
+      previewBytes: 8 * KiB,
+      ephemeralStore: true,
+    });
+    expect(bytesOf(envelope)).toBeLessThanOrEqual(2048);
+    expect(plain(envelope)).toMatchInlineSnapshot(`
+      {
+        "data": {
+          "data": {
+            "items": [
+              {
+                "id": "item-0",
+                "name": "Item 0",
+                "price": 0,
+                "tags": [
+                  "a",
+                  "b",
+                ],
+              },
+              {
+                "id": "item-1",
+                "name": "Item 1",
+                "price": 1,
+                "tags": [
+                  "a",
+                  "b",
+                ],
+              },
+              {
+                "_omittedItems": 15769,
+              },
+            ],
+            "total": 15771,
+          },
+          "success": true,
+        },
+        "guidance": "data is a preview of a 1048627-byte result, not the result; cuts are marked {"_omittedItems": n}. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "/data/items": 15771 items, 2 in data. Use fields, filters, sort or aggregate; follow responseMeta.nextCursor. Items not in data are in the artifact. Kept while this server process runs, until expiresAt at the latest.",
+        "responseMeta": {
+          "artifact": {
+            "byteLength": 1048627,
+            "expiresAt": "2026-11-30T12:00:00.000Z",
+            "id": "artifact_0123456789abcdefgh",
+            "mediaType": "application/json",
+            "primaryPaths": [
+              "/data/items",
+            ],
+            "queryTool": "query_response_artifact",
+            "responseRoot": "/data",
+            "sha256": "abababababababababababababababababababababababababababababababab",
+            "sourceTruncated": false,
+          },
+          "complete": false,
+          "contractVersion": 3,
+          "serializedBytes": 1048627,
+          "sourceTruncated": false,
+          "truncated": true,
+          "truncationReason": "size_limit",
+        },
+        "success": true,
+      }
+    `);
+  });
+
+  it("names a keyed object (an account map) with its objectMode request, never a path inside one entry", () => {
+    const accounts = Object.fromEntries(
+      Array.from({ length: 400 }, (_, index) => [
+        `acct_${10_000 + index}`,
+        {
+          plan: index % 3 === 0 ? "pro" : "free",
+          mrr: index * 7,
+          features: Array.from({ length: index === 15 ? 300 : 4 }, (_, n) => `feature-${n}`),
+        },
+      ]),
+    );
+    const document = { accounts, generatedAt: "2026-11-30" };
+    const artifact = artifactFor(document);
+    expect(artifact.primaryPaths).toEqual(["/accounts"]);
+    const envelope = build({ document, artifact, success: true, previewBytes: 8 * KiB });
+    expect(envelope.guidance).toMatchInlineSnapshot(
+      `"data is a preview of a 44189-byte result, not the result; cuts are marked "_omittedKeys": n, {"_omittedItems": n}. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "/accounts": 400 keyed entries, 12 in data; read them with {"responsePath": "/accounts", "objectMode": "entries"}. Use fields, filters, sort or aggregate; follow responseMeta.nextCursor. Items not in data are in the artifact. Kept until expiresAt at the latest."`,
+    );
+  });
+
+  it("suggests describe when the preview hides the keys of the items, and not when it shows them", () => {
+    const wide = Array.from({ length: 200 }, (_, index) =>
+      Object.fromEntries(Array.from({ length: 60 }, (_, key) => [`field${key}`, index + key])),
+    );
+    const hidden = build({
+      document: { rows: wide },
+      artifact: artifactFor({ rows: wide }),
+      success: true,
+      previewBytes: 8 * KiB,
+    });
+    expect(hidden.guidance).toContain('{"describe": true} lists the keys the preview hides.');
+    const narrow = itemsOfSize(100 * KiB);
+    const shown = build({
+      document: narrow,
+      artifact: artifactFor(narrow),
+      success: true,
+      previewBytes: 8 * KiB,
+    });
+    expect(shown.guidance).not.toContain("describe");
+    expect(shown.guidance).toContain("Use fields, filters, sort or aggregate");
+  });
+
+  it("tells items left out of the preview apart from results only the tool's own paging reaches", () => {
+    const { data } = itemsOfSize(60 * KiB);
+    const document = { ...data, offset: 0, limit: data.items.length, hasMore: true };
+    const envelope = build({
+      document,
+      artifact: artifactFor(document),
+      success: true,
+      previewBytes: 8 * KiB,
+    });
+    expect(envelope.responseMeta.sourceTruncated).toBe(true);
+    expect(envelope.guidance).toMatchInlineSnapshot(
+      `"data is a preview of a 61501-byte result, not the result; cuts are marked {"_omittedItems": n}. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "/items": 965 items, 2 in data. Use fields, filters, sort or aggregate; follow responseMeta.nextCursor. Items not in data are in the artifact. The tool reports its own result as partial: further results come only from the tool's own paging (call it again), not from the artifact. Kept until expiresAt at the latest."`,
+    );
+  });
+
+  it("promises no expiry the store cannot keep", () => {
+    const document = itemsOfSize(40 * KiB);
+    const input = {
+      document,
+      artifact: artifactFor(document),
+      success: true,
+      previewBytes: 8 * KiB,
+    };
+    expect(build({ ...input, ephemeralStore: true }).guidance).toContain(
+      "Kept while this server process runs, until expiresAt at the latest.",
+    );
+    expect(build(input).guidance).toContain("Kept until expiresAt at the latest.");
+  });
+
+  it("says so and points to describe when the budget leaves no room for a value", () => {
+    const document = { data: nodes };
+    const outcomes = new Set<string>();
+    for (let pathChars = 0; pathChars < 300; pathChars += 4) {
+      const primaryPaths = Array.from(
+        { length: 6 },
+        (_, index) => `/${"p".repeat(pathChars)}${index}`,
+      );
+      const envelope = createBoundedEnvelope({
         document,
-        artifact: artifactFor(document),
+        artifact: artifactFor(document, { primaryPaths }),
         success: true,
-        previewBytes,
+        previewBytes: 2048,
       });
       expect(BoundedEnvelopeSchema.safeParse(envelope).success).toBe(true);
-      expect(bytesOf(envelope)).toBeLessThanOrEqual(previewBytes);
-      expect(bytesOf(envelope)).toBeGreaterThan(previewBytes / 2);
+      if (envelope.data === null) {
+        expect(envelope.guidance).toContain('start with {"describe": true}');
+        outcomes.add("no data");
+      } else if (envelope.guidance.includes("no room for values")) {
+        expect(bytesOf(envelope)).toBeLessThanOrEqual(2048);
+        expect(envelope.guidance).toContain('start with {"describe": true}');
+        outcomes.add("markers only");
+      } else {
+        expect(bytesOf(envelope)).toBeLessThanOrEqual(2048);
+        outcomes.add("values");
+      }
     }
+    expect([...outcomes].sort()).toEqual(["markers only", "no data", "values"]);
   });
 
   it("keeps ids and times out of data: two artifacts of one payload share the preview bytes", () => {
@@ -123,37 +333,25 @@ describe("createBoundedEnvelope", () => {
     expect(second.guidance).toBe(first.guidance);
   });
 
-  it("compacts the hook's reshaped preview instead of the document", () => {
+  it("compacts the hook's reshaped preview instead of the document, and suggests describe unless it shows the item keys", () => {
     const document = { success: true, data: { nodes } };
-    const envelope = build({
+    const preview = { workflow: "Big", nodeCount: 300, nodeTypes: { "n8n-nodes-base.code": 300 } };
+    const input = {
       document,
       artifact: artifactFor(document),
       success: false,
       previewBytes: 8192,
-      preview: { workflow: "Big", nodeCount: 300, nodeTypes: { "n8n-nodes-base.code": 300 } },
-    });
-    expect(JSON.parse(JSON.stringify({ success: envelope.success, data: envelope.data }))).toEqual({
+      preview,
+    };
+    const envelope = build(input);
+    expect(plain({ success: envelope.success, data: envelope.data })).toEqual({
       success: false,
-      data: { workflow: "Big", nodeCount: 300, nodeTypes: { "n8n-nodes-base.code": 300 } },
+      data: preview,
     });
-  });
-
-  it("says so in the guidance when the source is partial, and names no paths when it has none", () => {
-    const document = { hasMore: true, text: "z".repeat(20_000) };
-    const envelope = build({
-      document,
-      artifact: artifactFor(document),
-      success: true,
-      previewBytes: 2048,
-    });
-    expect(envelope.guidance).toBe(
-      'data is a reshaped preview of an oversized result, not the result itself: omissions are marked {"_omittedItems": n}, "_omittedKeys": n and "…[N chars total]". The full result is stored as responseMeta.artifact.id; query it with query_response_artifact. Start with {"describe": true}, then page it with fields, filters or textSearch. The source itself reports that it is partial.',
+    expect(envelope.guidance).toMatchInlineSnapshot(
+      `"data is a reshaped preview of a 146815-byte result, not the result. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "/data/nodes": 300 items. {"describe": true} lists the keys the preview hides. Kept until expiresAt at the latest."`,
     );
-    expect(envelope.responseMeta.sourceTruncated).toBe(true);
-    expect(JSON.parse(JSON.stringify(envelope.data))).toEqual({
-      hasMore: true,
-      text: `${"z".repeat(1000)}…[20000 chars total]`,
-    });
+    expect(build({ ...input, itemKeysShown: true }).guidance).not.toContain("describe");
   });
 
   it("previews a text artifact as its lines", () => {
@@ -163,49 +361,28 @@ describe("createBoundedEnvelope", () => {
       mediaType: "text/plain",
       byteLength: Buffer.byteLength(text),
     });
-    const envelope = build({
-      document,
-      artifact,
-      success: true,
-      previewBytes: 4096,
-    });
+    const envelope = build({ document, artifact, success: true, previewBytes: 4096 });
     expect(envelope.responseMeta.artifact.responseRoot).toBe(TEXT_RESPONSE_ROOT);
     expect(envelope.responseMeta.artifact.primaryPaths).toEqual(["/lines"]);
-    const lines = (envelope.data as { lines: unknown[] }).lines;
-    expect(lines.slice(0, 3)).toEqual(["line 0", "line 1", "line 2"]);
-    expect(lines.at(-1)).toEqual({ _omittedItems: 2000 - lines.length + 1 });
-    expect(bytesOf(envelope)).toBeLessThanOrEqual(4096);
-  });
-
-  it("falls back to a short guidance when the artifact reference leaves little room", () => {
-    const document = { data: nodes };
-    const longPaths = Array.from({ length: 6 }, (_, index) => `/${"p".repeat(200)}${index}`);
-    const envelope = build({
-      document,
-      artifact: artifactFor(document, { primaryPaths: longPaths }),
-      success: true,
-      previewBytes: 2000,
-    });
-    expect(envelope.guidance).toBe(
-      'data is a reshaped preview, not the result. Query the full result with query_response_artifact; start with {"describe": true}.',
-    );
-    expect(bytesOf(envelope)).toBeLessThanOrEqual(2000);
+    expect(plain(envelope.data)).toEqual({ lines: ["line 0", "line 1", { _omittedItems: 1998 }] });
   });
 });
 
 describe("createBoundedEnvelope when the artifact reference leaves no room", () => {
-  it("sends data null rather than a preview that would not fit", () => {
+  it("sends data null and the short guidance rather than a preview that would not fit", () => {
     const document = { data: nodes };
-    const artifact = artifactFor(document);
-    const shortGuidance =
-      'data is a reshaped preview, not the result. Query the full result with query_response_artifact; start with {"describe": true}.';
-    const loose = createBoundedEnvelope({ document, artifact, success: true, previewBytes: 8192 });
-    const withoutData = { ...loose, data: null, guidance: shortGuidance };
-    const previewBytes = bytesOf(withoutData) + 10;
-    const envelope = createBoundedEnvelope({ document, artifact, success: true, previewBytes });
+    const primaryPaths = Array.from({ length: 6 }, (_, index) => `/${"p".repeat(250)}${index}`);
+    const envelope = createBoundedEnvelope({
+      document,
+      artifact: artifactFor(document, { primaryPaths }),
+      success: true,
+      previewBytes: 2048,
+    });
     expect(BoundedEnvelopeSchema.safeParse(envelope).success).toBe(true);
-    expect(envelope).toEqual(withoutData);
-    expect(bytesOf(envelope)).toBeLessThanOrEqual(previewBytes);
+    expect(envelope.data).toBeNull();
+    expect(envelope.guidance).toMatchInlineSnapshot(
+      `"data is empty: the envelope had no room for a preview. Query the result with query_response_artifact; start with {"describe": true}."`,
+    );
   });
 });
 
@@ -222,11 +399,30 @@ describe("createBoundedEnvelope properties", () => {
             createBoundedEnvelope({ ...input, document: structuredClone(document) }),
           );
           expect(second).toBe(first);
-          expect(Buffer.byteLength(first)).toBeLessThanOrEqual(previewBytes);
+          const budget = envelopeBudget(input.artifact.byteLength, previewBytes);
+          expect(Buffer.byteLength(first)).toBeLessThanOrEqual(budget);
           expect(BoundedEnvelopeSchema.safeParse(JSON.parse(first)).success).toBe(true);
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("createBoundedEnvelope guidance without collections", () => {
+  it("names a large root object of scalars with its objectMode request", () => {
+    const messages = Object.fromEntries(
+      Array.from({ length: 500 }, (_, index) => [`Message_${index}`, `Text of message ${index}`]),
+    );
+    const envelope = build({
+      document: messages,
+      artifact: artifactFor(messages),
+      success: true,
+      previewBytes: 8192,
+    });
+    expect(envelope.responseMeta.artifact.primaryPaths).toEqual([]);
+    expect(envelope.guidance).toMatchInlineSnapshot(
+      `"data is a preview of a 17781-byte result, not the result; cuts are marked "_omittedKeys": n. Query it with query_response_artifact, artifactId = responseMeta.artifact.id. Collections: "": 500 keyed entries, 24 in data; read them with {"responsePath": "", "objectMode": "entries"}. Use fields, filters, sort or aggregate; follow responseMeta.nextCursor. Items not in data are in the artifact. Kept until expiresAt at the latest."`,
     );
   });
 });

@@ -4,8 +4,11 @@ import {
   CONTRACT_VERSION,
   QUERY_TOOL_NAME,
 } from "@bounded-mcp/contract";
-import { jsonBytes } from "../query/json-values.js";
-import { compactPreview } from "./compact-preview.js";
+import { isJsonObject, jsonBytes } from "../query/json-values.js";
+import { compactPreview, PREVIEW_LADDER, SAMPLE_LADDER } from "./compact-preview.js";
+import { writeGuidance } from "./envelope-guidance.js";
+import { keysOf } from "./estimate-bytes.js";
+import { OMITTED_ITEMS_KEY, OMITTED_KEYS_KEY } from "./preview-markers.js";
 
 /** What createBoundedEnvelope needs: the parsed payload, its stored artifact and the budget. */
 export interface BoundedEnvelopeInput {
@@ -15,21 +18,53 @@ export interface BoundedEnvelopeInput {
   artifact: ArtifactRef;
   /** The payload's own boolean `success`, else !isError. */
   success: boolean;
-  /** The whole envelope's compact JSON fits in this many bytes. */
+  /** The ceiling of the whole envelope's compact JSON (the budget is often smaller, see envelopeBudget). */
   previewBytes: number;
   /** A hook's reshaped value (e.g. an n8n workflow summary), compacted instead of the document. */
   preview?: unknown;
+  /**
+   * A reshaped preview shows every key of the items of its collections, so the guidance need not
+   * suggest describe. Ignored for the generic preview, which is read to find out.
+   */
+  itemKeysShown?: boolean;
+  /**
+   * The store loses its artifacts when this process exits (the memory store): the guidance then
+   * says so instead of promising expiresAt. Default false.
+   */
+  ephemeralStore?: boolean;
+}
+
+/** The smallest envelope budget: room for the reference, the guidance and a useful sample. */
+export const MIN_ENVELOPE_BYTES = 2048;
+/** The share of the result's bytes an envelope may take when that is more than the minimum. */
+export const ENVELOPE_SHARE = 0.05;
+
+/**
+ * The byte budget of the envelope of a `resultBytes` result: max(2 KiB, 5% of the result), never
+ * over previewBytes. A result just over inlineBytes (32 KiB) so gets a 2 KiB envelope, not a
+ * fifth of its own size; only results over 160 KiB may use the whole previewBytes.
+ */
+export function envelopeBudget(resultBytes: number, previewBytes: number): number {
+  return Math.min(
+    previewBytes,
+    Math.max(MIN_ENVELOPE_BYTES, Math.ceil(resultBytes * ENVELOPE_SHARE)),
+  );
 }
 
 /**
- * Builds the envelope that replaces an oversized tool result (CONTRACT-v3 §2). Only the preview
- * is measured (the envelope around it is measured once with `data: null`), never the document,
- * so it stays cheap on a 50 MiB payload. Deterministic: the same input gives the same bytes, and
- * `data` holds no id, time or random value. The whole envelope's compact JSON is at most
- * previewBytes unless the artifact reference alone is larger (then `data` is null).
+ * Builds the envelope that replaces an oversized tool result (contract SPEC.md §2). `data` is a
+ * sample of the payload (SAMPLE_LADDER: a few items per array, their keys, short strings), or a
+ * hook's reshaped preview kept as whole as fits (PREVIEW_LADDER), cut further until the whole
+ * envelope fits envelopeBudget(byteLength, previewBytes); every cut is marked. The guidance is written from what that sample shows (see writeGuidance). When no sample
+ * with a value fits, data holds only the payload's outline (markers) and the guidance says so and
+ * points to describe. Only the preview is measured, never the document, so it stays cheap on a
+ * 50 MiB payload. Deterministic: the same input gives the same bytes, and `data` holds no id, time
+ * or random value. The envelope fits the budget unless the artifact reference alone does not
+ * (then `data` is null and the guidance short).
  */
 export function createBoundedEnvelope(input: BoundedEnvelopeInput): BoundedEnvelope {
-  const { artifact, previewBytes, success } = input;
+  const { artifact, success } = input;
+  const budget = envelopeBudget(artifact.byteLength, input.previewBytes);
   const responseMeta: BoundedEnvelope["responseMeta"] = {
     contractVersion: CONTRACT_VERSION,
     truncated: true,
@@ -39,41 +74,59 @@ export function createBoundedEnvelope(input: BoundedEnvelopeInput): BoundedEnvel
     sourceTruncated: artifact.sourceTruncated,
     artifact,
   };
-  let guidance = fullGuidance(artifact);
-  let overhead = envelopeOverhead(success, responseMeta, guidance);
-  if (overhead + MIN_PREVIEW_BYTES > previewBytes) {
-    guidance = SHORT_GUIDANCE;
-    overhead = envelopeOverhead(success, responseMeta, guidance);
+  const reshaped = input.preview !== undefined;
+  const source = reshaped ? input.preview : input.document;
+  // A hook's preview is already reshaped to what matters: kept as whole as the budget allows.
+  const ladder = reshaped ? PREVIEW_LADDER : SAMPLE_LADDER;
+  const guide = (data: unknown) =>
+    writeGuidance({
+      artifact,
+      document: input.document,
+      data,
+      reshaped,
+      itemKeysShown: input.itemKeysShown ?? false,
+      ephemeralStore: input.ephemeralStore ?? false,
+      empty: data === null || !showsAnyValue(data),
+    });
+  const frame = jsonBytes({ success, data: null, responseMeta, guidance: "" }) - NULL_BYTES;
+  // The guidance depends on the preview and the preview's room on the guidance: start from a
+  // generous guess, then shrink the room by what the envelope is over, a few times at most.
+  let room = budget - frame - GUIDANCE_GUESS_BYTES;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS && room >= MIN_PREVIEW_BYTES; attempt++) {
+    const data = compactPreview(source, room, { ladder, marked: reshaped });
+    const envelope = { success, data, responseMeta, guidance: guide(data) };
+    const over = jsonBytes(envelope) - budget;
+    if (over <= 0) return envelope;
+    room -= over;
   }
-  const source = input.preview === undefined ? input.document : input.preview;
-  let data = compactPreview(source, previewBytes - overhead);
-  if (overhead + jsonBytes(data) > previewBytes) data = null;
-  return { success, data, responseMeta, guidance };
+  return { success, data: null, responseMeta, guidance: SHORT_GUIDANCE };
 }
 
-const MIN_PREVIEW_BYTES = 64;
 const NULL_BYTES = 4;
+const MIN_PREVIEW_BYTES = 64;
+const MAX_ATTEMPTS = 4;
+/** About the length of a guidance naming two collections with the sentences that may follow. */
+const GUIDANCE_GUESS_BYTES = 560;
 
-const SHORT_GUIDANCE = `data is a reshaped preview, not the result. Query the full result with ${QUERY_TOOL_NAME}; start with {"describe": true}.`;
+const SHORT_GUIDANCE = `data is empty: the envelope had no room for a preview. Query the result with ${QUERY_TOOL_NAME}; start with {"describe": true}.`;
 
-function envelopeOverhead(
-  success: boolean,
-  responseMeta: BoundedEnvelope["responseMeta"],
-  guidance: string,
-): number {
-  return jsonBytes({ success, data: null, responseMeta, guidance }) - NULL_BYTES;
+/**
+ * Whether a preview shows at least one value of the document: a scalar (a marker's count is
+ * none) or an empty container. Key names alone (`{"items": [{"_omittedItems": 300}]}`) are not.
+ */
+function showsAnyValue(data: unknown): boolean {
+  if (data === undefined) return false;
+  if (Array.isArray(data)) {
+    return data.length === 0 || data.some((item) => !isItemsMarker(item) && showsAnyValue(item));
+  }
+  if (!isJsonObject(data)) return true;
+  const keys = keysOf(data).filter((key) => key !== OMITTED_KEYS_KEY);
+  if (keys.length === 0) return !Object.hasOwn(data, OMITTED_KEYS_KEY);
+  return keys.some((key) => showsAnyValue(data[key]));
 }
 
-/** One short paragraph: what the preview is, which paths to query, and to start with describe. */
-function fullGuidance(artifact: ArtifactRef): string {
-  const paths = artifact.primaryPaths.map((path) => JSON.stringify(path)).join(", ");
-  const target =
-    artifact.primaryPaths.length === 0 ? "then page it" : `then page the collections at ${paths}`;
-  const partial = artifact.sourceTruncated ? " The source itself reports that it is partial." : "";
+function isItemsMarker(value: unknown): boolean {
   return (
-    `data is a reshaped preview of an oversized result, not the result itself: omissions are ` +
-    `marked {"_omittedItems": n}, "_omittedKeys": n and "…[N chars total]". The full result is ` +
-    `stored as responseMeta.artifact.id; query it with ${QUERY_TOOL_NAME}. Start with ` +
-    `{"describe": true}, ${target} with fields, filters or textSearch.${partial}`
+    isJsonObject(value) && keysOf(value).length === 1 && Object.hasOwn(value, OMITTED_ITEMS_KEY)
   );
 }
