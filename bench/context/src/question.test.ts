@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FILES } from "./files.js";
 import { canonicalJson, isCut, lostKeys, sameAnswer } from "./question.js";
+import { EXTENSION_QUESTIONS } from "./questions/extensions.js";
 import { FILE_QUESTIONS, fileSources } from "./questions/files.js";
 import { N8N_QUESTIONS, N8N_SOURCES } from "./questions/n8n.js";
 import { replaceMarked } from "./report.js";
@@ -22,7 +23,7 @@ describe("the context benchmark's question checking", () => {
   });
 
   it("asks at least 30 questions, each about a known result, with distinct ids", () => {
-    const questions = [...N8N_QUESTIONS, ...FILE_QUESTIONS];
+    const questions = [...N8N_QUESTIONS, ...FILE_QUESTIONS, ...EXTENSION_QUESTIONS];
     const sources = new Set([...N8N_SOURCES, ...fileSources("/d")].map((source) => source.id));
     expect(questions.length).toBeGreaterThanOrEqual(30);
     expect(new Set(questions.map((question) => question.id)).size).toBe(questions.length);
@@ -35,7 +36,10 @@ describe("the context benchmark's question checking", () => {
       accounts: FILES["accounts.json"](),
       orders: FILES["orders.json"](),
     };
-    const trivial = FILE_QUESTIONS.filter((question) => {
+    const fileQuestions = [...FILE_QUESTIONS, ...EXTENSION_QUESTIONS].filter(
+      (question) => documents[question.source] !== undefined,
+    );
+    const trivial = fileQuestions.filter((question) => {
       const truth = question.truth(documents[question.source]);
       return truth === undefined || truth === 0 || (Array.isArray(truth) && truth.length === 0);
     });

@@ -13,6 +13,7 @@ import { readN8nMcpVersion } from "n8n-mcp-bounded";
 import { writeFiles } from "./files.js";
 import { createModelView, type Envelope, readableText } from "./model.js";
 import { type Question, type Source, sameAnswer } from "./question.js";
+import { EXTENSION_QUESTIONS } from "./questions/extensions.js";
 import { FILE_QUESTIONS, fileSources } from "./questions/files.js";
 import { N8N_QUESTIONS, N8N_SOURCES } from "./questions/n8n.js";
 import {
@@ -67,7 +68,7 @@ const tools: ToolsRow[] = [
     boundedTokens: await toolsTokens(servers.filesBounded),
   },
 ];
-const allQuestions: Question[] = [...N8N_QUESTIONS, ...FILE_QUESTIONS];
+const allQuestions: Question[] = [...N8N_QUESTIONS, ...FILE_QUESTIONS, ...EXTENSION_QUESTIONS];
 try {
   for (const source of [...N8N_SOURCES, ...fileSources(dir)]) {
     const direct = source.server === "n8n" ? servers.n8nDirect : servers.filesDirect;
