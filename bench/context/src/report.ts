@@ -4,7 +4,8 @@ export interface QuestionRow {
   question: string;
   source: string;
   server: "n8n" | "files";
-  uses: string[];
+  /** The §9 query powers the script used, comma-separated ("" for none). */
+  uses: string;
   calls: number;
   rawTokens: number;
   boundedTokens: number;
@@ -130,7 +131,7 @@ export function renderMarkdown(report: ContextReport): string {
       ["#", "question", "result", "calls", "raw", "bounded", "of raw", "correct"],
       report.questions.map((row, index) => [
         String(index + 1),
-        `${row.question}${row.uses.length > 0 ? ` (${row.uses.join(", ")})` : ""}`,
+        `${row.question}${row.uses === "" ? "" : ` (${row.uses})`}`,
         row.source,
         String(row.calls),
         number(row.rawTokens),

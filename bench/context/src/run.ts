@@ -107,7 +107,7 @@ try {
         question: question.text,
         source: source.label,
         server: source.server,
-        uses: [...(question.uses ?? [])],
+        uses: (question.uses ?? []).join(", "),
         calls: ledger.calls,
         rawTokens,
         boundedTokens: ledger.envelopeTokens + ledger.callTokens,
