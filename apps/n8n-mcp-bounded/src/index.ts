@@ -2,9 +2,16 @@
 
 export {
   createExecutionsPreview,
+  EXECUTIONS_SUMMARIES,
   executionsPaths,
   MAX_PREVIEW_EXECUTIONS,
 } from "./previews/executions-preview.js";
+export {
+  N8N_PREVIEW_BYTES,
+  OMITTED_ITEMS_KEY,
+  OMITTED_KEYS_KEY,
+  SUMMARIZED_KEY,
+} from "./previews/markers.js";
 export {
   createN8nPreviewHook,
   N8N_PREVIEWERS,
@@ -13,23 +20,38 @@ export {
 } from "./previews/n8n-preview-hook.js";
 export {
   createNodeSchemaPreview,
+  describeProperty,
   groupOperationsByResource,
   groupPropertiesByDisplay,
+  MAX_DEFAULT_CHARS,
+  NODE_SCHEMA_SUMMARIES,
   nodeSchemaPaths,
+  nodeSchemaRoot,
   summarizeDisplayOptions,
 } from "./previews/node-schema-preview.js";
+export {
+  createNodeSearchPreview,
+  NODE_SEARCH_SUMMARIES,
+  nodeSearchPaths,
+} from "./previews/node-search-preview.js";
 export {
   CUT_PREVIEW_LINES,
   createSourceCutPreview,
   isCutByN8nMcp,
   N8N_MCP_CUT_AT,
   N8N_MCP_CUT_MARKER,
+  SOURCE_CUT_SUMMARIES,
 } from "./previews/source-cut.js";
-export { createTemplatesPreview, templatesPaths } from "./previews/templates-preview.js";
+export {
+  createTemplatesPreview,
+  TEMPLATES_SUMMARIES,
+  templatesPaths,
+} from "./previews/templates-preview.js";
 export {
   createWorkflowPreview,
   listWorkflowEdges,
   MAX_PREVIEW_EDGES,
+  WORKFLOW_SUMMARIES,
   type WorkflowEdge,
   workflowPaths,
 } from "./previews/workflow-preview.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutionsPreview } from "../src/previews/executions-preview.js";
-import { N8N_MCP_CUT_MARKER } from "../src/previews/source-cut.js";
+import { N8N_MCP_CUT_MARKER, SOURCE_CUT_SUMMARIES } from "../src/previews/source-cut.js";
 import { N8N_QUERY_TOOL_NOTE } from "../src/runtime/query-tool-note.js";
 import {
   type BoundedConnection,
@@ -58,7 +58,7 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
       nodeCount: number;
       edgeCount: number;
       nodes: unknown[];
-      connections: unknown[];
+      edges: unknown[];
       otherKeys: string[];
     };
     expect(data).toMatchObject({
@@ -85,7 +85,7 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
       },
     ]);
     expect(data.nodes.at(-1)).toEqual({ _omittedItems: 320 - (data.nodes.length - 1) });
-    expect(data.connections[0]).toEqual({
+    expect(data.edges[0]).toEqual({
       from: "Webhook",
       to: "Step 0001",
       type: "main",
@@ -221,6 +221,7 @@ describe("n8n-mcp management tools against a stand-in of the n8n API", () => {
     );
     const lines = sent.split("\n");
     expect(envelope.data).toEqual({
+      _summarized: SOURCE_CUT_SUMMARIES,
       sourceTruncated: true,
       note: expect.stringContaining("n8n-mcp cut this result itself"),
       lineCount: lines.length,

@@ -81,6 +81,23 @@ describe("a preview hook", () => {
     expect(envelope.data).toMatchObject({ success: true, data: { total: expect.any(Number) } });
   });
 
+  it("sets responseRoot from an override, so a query without responsePath starts there", async () => {
+    const { call } = await serve(jsonTextResult(itemsPayloadOfSize(100_000)), () =>
+      createPreviewOverride({ responseRoot: "/data/items" }),
+    );
+    const envelope = BoundedEnvelopeSchema.parse((await call("fixture")).structuredContent);
+    expect(envelope.responseMeta.artifact.responseRoot).toBe("/data/items");
+    const query = await call(QUERY_TOOL_NAME, {
+      artifactId: envelope.responseMeta.artifact.id,
+      responsePath: "/1",
+      fields: ["id"],
+    });
+    expect(query.structuredContent).toMatchObject({
+      response: { id: "item-000001" },
+      responseMeta: { inferredResponsePath: "/data/items/1" },
+    });
+  });
+
   it("flags a text payload cut by its source as sourceTruncated, in the envelope and in queries", async () => {
     const text = `${'{\n  "nodes": [\n'.padEnd(60_000, " ")}\n\n${CUT_MARKER}`;
     const { call } = await serve({ content: [{ type: "text", text }] }, ({ document }) => {

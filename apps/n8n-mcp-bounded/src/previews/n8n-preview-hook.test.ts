@@ -2,6 +2,7 @@ import { createPreviewOverride, createRecordingLogger } from "@bounded-mcp/mcp-a
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../../test/support/generate-workflow.js";
 import { createN8nPreviewHook } from "./n8n-preview-hook.js";
+import { createNodeSchemaPreview } from "./node-schema-preview.js";
 import { createSourceCutPreview, N8N_MCP_CUT_AT, N8N_MCP_CUT_MARKER } from "./source-cut.js";
 import { createWorkflowPreview } from "./workflow-preview.js";
 
@@ -19,6 +20,21 @@ describe("the n8n preview hook", () => {
       createPreviewOverride({
         preview: createWorkflowPreview(workflowDocument),
         primaryPaths: ["/data/nodes", "/data/connections"],
+      }),
+    );
+  });
+
+  it("gives get_node its preview, primaryPaths and the /properties responseRoot", () => {
+    const document = {
+      nodeType: "nodes-base.example",
+      properties: Array.from({ length: 6 }, (_, index) => ({ name: `p${index}`, type: "string" })),
+      operations: [{ operation: "get", resource: "page" }],
+    };
+    expect(hook({ toolName: "get_node", document, mediaType: "application/json" })).toEqual(
+      createPreviewOverride({
+        preview: createNodeSchemaPreview(document),
+        primaryPaths: ["/properties", "/operations"],
+        responseRoot: "/properties",
       }),
     );
   });

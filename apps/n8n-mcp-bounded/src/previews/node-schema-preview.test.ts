@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   createNodeSchemaPreview,
+  describeProperty,
   groupOperationsByResource,
+  NODE_SCHEMA_SUMMARIES,
   nodeSchemaPaths,
+  nodeSchemaRoot,
   summarizeDisplayOptions,
 } from "./node-schema-preview.js";
 
@@ -20,16 +23,20 @@ const NODE = {
     {
       name: "operation",
       type: "options",
+      default: "get",
       displayOptions: { show: { resource: ["page"] } },
     },
     {
       name: "pageId",
       type: "resourceLocator",
+      required: true,
+      default: { mode: "list", value: "" },
       displayOptions: { show: { operation: ["get", "archive"], resource: ["page"] } },
     },
     {
       name: "limit",
       type: "number",
+      default: 50,
       displayOptions: {
         show: { resource: ["page"], operation: ["get", "archive"] },
         hide: { returnAll: [true] },
@@ -38,6 +45,8 @@ const NODE = {
     {
       name: "simple",
       type: "boolean",
+      required: false,
+      default: "a long default text that the preview cuts after forty characters",
       displayOptions: { show: { "@version": [{ _cnd: { gte: 2 } }] } },
     },
   ],
@@ -67,8 +76,9 @@ describe("summarizeDisplayOptions", () => {
 });
 
 describe("createNodeSchemaPreview", () => {
-  it("lists every operation by resource and every property as name:type by display options", () => {
+  it("lists operations by resource and properties as name:type, * required, =default by display", () => {
     expect(createNodeSchemaPreview(NODE)).toEqual({
+      _summarized: NODE_SCHEMA_SUMMARIES,
       nodeType: "nodes-base.example",
       workflowNodeType: "n8n-nodes-base.example",
       displayName: "Example",
@@ -82,14 +92,28 @@ describe("createNodeSchemaPreview", () => {
       operations: { page: ["get", "archive"], user: ["get"] },
       propertyCount: 5,
       properties: {
-        always: ["resource:options"],
-        "resource=page": ["operation:options"],
-        "resource=page; operation=get|archive": ["pageId:resourceLocator"],
-        "resource=page; operation=get|archive; returnAll!=true": ["limit:number"],
-        '@version={"_cnd":{"gte":2}}': ["simple:boolean"],
+        always: ['resource:options="page"'],
+        "resource=page": ['operation:options="get"'],
+        "resource=page; operation=get|archive": [
+          'pageId:resourceLocator*={"mode":"list","value":""}',
+        ],
+        "resource=page; operation=get|archive; returnAll!=true": ["limit:number=50"],
+        '@version={"_cnd":{"gte":2}}': [
+          'simple:boolean="a long default text that the preview cu…[66 chars total]',
+        ],
       },
     });
     expect(nodeSchemaPaths(NODE)).toEqual(["/properties", "/operations"]);
+  });
+
+  it("marks a property with no default by writing no =, and one without a type as unknown", () => {
+    expect(describeProperty({ name: "note" })).toBe("note:unknown");
+    expect(describeProperty({ name: "empty", type: "string", default: "" })).toBe(
+      'empty:string=""',
+    );
+    expect(describeProperty({ name: "nothing", type: "json", default: null })).toBe(
+      "nothing:json=null",
+    );
   });
 
   it("groups operations without a resource under (none)", () => {
@@ -102,5 +126,18 @@ describe("createNodeSchemaPreview", () => {
     const standard = { nodeType: "nodes-base.httpRequest", requiredProperties: [], operations: [] };
     expect(createNodeSchemaPreview(standard)).toBeUndefined();
     expect(nodeSchemaPaths(standard)).toEqual([]);
+  });
+});
+
+describe("nodeSchemaRoot", () => {
+  it("is /properties whenever the properties array is the largest top-level collection", () => {
+    expect(nodeSchemaRoot(NODE)).toBe("/properties");
+    const fewProperties = { ...NODE, properties: [{ name: "a", type: "string" }] };
+    expect(nodeSchemaRoot(fewProperties)).toBeUndefined();
+  });
+
+  it("leaves payloads without a properties array to the generic analysis", () => {
+    expect(nodeSchemaRoot({ nodeType: "x", operations: [] })).toBeUndefined();
+    expect(nodeSchemaRoot([])).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { isRecord, isScalar } from "./json-shapes.js";
+import { cutText, entriesWithin, jsonBytes, N8N_PREVIEW_BYTES, SUMMARIZED_KEY } from "./markers.js";
 
 const HEADER_KEYS = [
   "nodeType",
@@ -56,19 +57,35 @@ export function summarizeDisplayOptions(displayOptions: unknown): string {
   return parts.length === 0 ? ALWAYS : parts.join("; ");
 }
 
+/** A default longer than this (as JSON) is cut, marked `…[N chars total]`. */
+export const MAX_DEFAULT_CHARS = 40;
+
 /**
- * Property names and types grouped by when n8n shows them (`{"resource=message; operation=post":
- * ["text:string", ...]}`), in first-appearance order, so a condition shared by many properties is
- * written once.
+ * One property in one line: `name:type`, then `*` when n8n marks it required, then `=` and its
+ * default as JSON when it has one (cut after 40 characters, marked `…[N chars total]`), e.g.
+ * `channelId:string*=""`. Options, descriptions and type options are left to the artifact.
+ */
+export function describeProperty(property: Record<string, unknown>): string {
+  const type = typeof property.type === "string" ? property.type : "unknown";
+  const required = property.required === true ? "*" : "";
+  const fallback = Object.hasOwn(property, "default")
+    ? `=${cutText(JSON.stringify(property.default) ?? "null", MAX_DEFAULT_CHARS)}`
+    : "";
+  return `${String(property.name)}:${type}${required}${fallback}`;
+}
+
+/**
+ * Properties grouped by when n8n shows them (`{"resource=message; operation=post":
+ * ["text:string*=\"\"", ...]}`, each as {@link describeProperty}), in first-appearance order, so
+ * a condition shared by many properties is written once.
  */
 export function groupPropertiesByDisplay(properties: readonly unknown[]): Record<string, string[]> {
   const groups: Record<string, string[]> = {};
   for (const property of properties) {
     if (!isRecord(property) || typeof property.name !== "string") continue;
     const key = summarizeDisplayOptions(property.displayOptions);
-    const type = typeof property.type === "string" ? property.type : "unknown";
     groups[key] ??= [];
-    groups[key].push(`${property.name}:${type}`);
+    groups[key].push(describeProperty(property));
   }
   return groups;
 }
@@ -89,28 +106,53 @@ export function groupOperationsByResource(
   return groups;
 }
 
+/** Bytes of the preview the operations leave to the properties, at least. */
+const PROPERTIES_ROOM = 400;
+
+/** What each reshaped key of a node schema preview holds (the preview's `_summarized`). */
+export const NODE_SCHEMA_SUMMARIES = Object.freeze({
+  credentials: "names only",
+  operations: "operation values by resource; full at /operations",
+  properties: "by display options: name:type, *required, =default JSON; full at /properties",
+});
+
 /**
  * The preview of a `get_node` result with detail "full" (a node description with `properties`
- * and `operations` arrays): its header fields, credential names, every operation grouped by
- * resource, and every property as `name:type` grouped by its display options. Undefined for
- * other details (standard, docs, search_properties), which get the generic preview.
+ * and `operations` arrays): first `_summarized` (what the reshaped keys hold), then its header
+ * fields, credential names, `operationCount` and the operations grouped by resource, then
+ * `propertyCount` and the properties as {@link describeProperty} grouped by their display
+ * options, as many whole groups as fit N8N_PREVIEW_BYTES (`"_omittedKeys": n` counts the groups
+ * left out; operations leave at least 400 bytes to the properties). Undefined for other details (standard, docs,
+ * search_properties), which get the generic preview.
  */
 export function createNodeSchemaPreview(document: unknown): unknown {
   if (!isRecord(document) || !Array.isArray(document.properties)) return undefined;
-  const preview: Record<string, unknown> = {};
+  const credentials = Array.isArray(document.credentials) ? document.credentials : undefined;
+  const { credentials: credentialsNote, ...notes } = NODE_SCHEMA_SUMMARIES;
+  const preview: Record<string, unknown> = {
+    [SUMMARIZED_KEY]:
+      credentials === undefined ? notes : { credentials: credentialsNote, ...notes },
+  };
   for (const key of HEADER_KEYS) {
     if (Object.hasOwn(document, key) && isScalar(document[key])) preview[key] = document[key];
   }
-  if (Array.isArray(document.credentials)) {
-    preview.credentials = document.credentials.map((credential) =>
+  if (credentials !== undefined) {
+    preview.credentials = credentials.map((credential) =>
       isRecord(credential) ? credential.name : credential,
     );
   }
   const operations = Array.isArray(document.operations) ? document.operations : [];
   preview.operationCount = operations.length;
-  preview.operations = groupOperationsByResource(operations);
+  preview.operations = entriesWithin(
+    Object.entries(groupOperationsByResource(operations)),
+    Math.max(0, N8N_PREVIEW_BYTES - PROPERTIES_ROOM - jsonBytes(preview)),
+  );
   preview.propertyCount = document.properties.length;
-  preview.properties = groupPropertiesByDisplay(document.properties);
+  const room = N8N_PREVIEW_BYTES - jsonBytes(preview) - '"properties":,'.length;
+  preview.properties = entriesWithin(
+    Object.entries(groupPropertiesByDisplay(document.properties)),
+    Math.max(0, room),
+  );
   return preview;
 }
 
@@ -118,4 +160,22 @@ export function createNodeSchemaPreview(document: unknown): unknown {
 export function nodeSchemaPaths(document: unknown): string[] {
   if (!isRecord(document) || !Array.isArray(document.properties)) return [];
   return Array.isArray(document.operations) ? ["/properties", "/operations"] : ["/properties"];
+}
+
+/**
+ * The responseRoot rule of every `get_node` result: `/properties` whenever the node description's
+ * `properties` array is its largest top-level collection (compact JSON length, against every
+ * other top-level array or object), so `{"filters": [...], "fields": [...]}` without responsePath
+ * reads the properties of Notion, Slack, Zoho, Salesforce, GitHub and Jira alike. Undefined (the
+ * generic analysis decides) for other shapes, such as detail "standard" or a description whose
+ * operations outweigh its properties. Costs one serialization of the top-level collections.
+ */
+export function nodeSchemaRoot(document: unknown): string | undefined {
+  if (!isRecord(document) || !Array.isArray(document.properties)) return undefined;
+  const propertiesLength = JSON.stringify(document.properties).length;
+  for (const [key, value] of Object.entries(document)) {
+    if (key === "properties" || typeof value !== "object" || value === null) continue;
+    if (JSON.stringify(value).length >= propertiesLength) return undefined;
+  }
+  return "/properties";
 }

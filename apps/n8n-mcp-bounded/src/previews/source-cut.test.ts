@@ -4,6 +4,7 @@ import {
   isCutByN8nMcp,
   N8N_MCP_CUT_AT,
   N8N_MCP_CUT_MARKER,
+  SOURCE_CUT_SUMMARIES,
 } from "./source-cut.js";
 
 /** What n8n-mcp sends for a result over 1,000,000 characters, as the adapter stores text. */
@@ -42,6 +43,7 @@ describe("n8n-mcp's own cut", () => {
       N8N_MCP_CUT_MARKER,
     ];
     expect(createSourceCutPreview({ lines })).toEqual({
+      _summarized: SOURCE_CUT_SUMMARIES,
       sourceTruncated: true,
       note: "n8n-mcp cut this result itself at 999,000 characters, so it is not valid JSON; it is stored as text (query /lines or use textSearch). Ask n8n-mcp for less (a mode, a filter, a smaller limit) to get the whole result.",
       lineCount: 31,

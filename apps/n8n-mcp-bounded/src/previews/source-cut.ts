@@ -1,4 +1,5 @@
 import { isRecord } from "./json-shapes.js";
+import { SUMMARIZED_KEY } from "./markers.js";
 
 /** What n8n-mcp appends when it cuts a result over 1,000,000 characters (at 999,000). */
 export const N8N_MCP_CUT_MARKER = "[Response truncated due to size limits]";
@@ -38,12 +39,18 @@ export function isCutByN8nMcp(document: unknown): boolean {
   );
 }
 
+/** What the reshaped key of a source-cut preview holds (the preview's `_summarized`). */
+export const SOURCE_CUT_SUMMARIES = Object.freeze({
+  firstLines: "the first 20 of lineCount lines; all at /lines",
+});
+
 /**
- * The preview of a result n8n-mcp cut itself: what happened, how many lines were kept, and the
- * first 20 lines. The stored text is what n8n-mcp sent; nothing after its cut can be recovered.
+ * The preview of a result n8n-mcp cut itself: `_summarized`, what happened, how many lines were
+ * kept, and the first 20 lines. The stored text is what n8n-mcp sent; nothing after its cut can be recovered.
  */
 export function createSourceCutPreview(document: { lines: readonly string[] }): unknown {
   return {
+    [SUMMARIZED_KEY]: SOURCE_CUT_SUMMARIES,
     sourceTruncated: true,
     note: `n8n-mcp cut this result itself at 999,000 characters, so it is not valid JSON; it is stored as text (query /lines or use textSearch). Ask n8n-mcp for less (a mode, a filter, a smaller limit) to get the whole result.`,
     lineCount: document.lines.length,

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createTemplatesPreview, templatesPaths } from "./templates-preview.js";
+import { N8N_PREVIEW_BYTES } from "./markers.js";
+import {
+  createTemplatesPreview,
+  TEMPLATES_SUMMARIES,
+  templatesPaths,
+} from "./templates-preview.js";
 
 describe("createTemplatesPreview", () => {
-  it("keeps the paging fields and each template as id, name and its distinct node types", () => {
+  it("keeps the paging fields and each template's search fields, node count and distinct types", () => {
     const document = {
       items: [
         {
@@ -11,6 +16,9 @@ describe("createTemplatesPreview", () => {
           description: "long text ".repeat(50),
           nodes: ["n8n-nodes-base.webhook", "n8n-nodes-base.slack", "n8n-nodes-base.slack"],
           views: 10,
+          created: "2025-06-25T22:02:46.851Z",
+          author: { name: "A", username: "a", verified: true },
+          url: "https://n8n.io/workflows/1",
         },
         {
           id: 2,
@@ -24,17 +32,42 @@ describe("createTemplatesPreview", () => {
       hasMore: false,
     };
     expect(createTemplatesPreview(document)).toEqual({
+      _summarized: TEMPLATES_SUMMARIES,
       total: 2,
       limit: 100,
       offset: 0,
       hasMore: false,
       itemCount: 2,
       items: [
-        { id: 1, name: "Post to Slack", nodes: ["n8n-nodes-base.webhook", "n8n-nodes-base.slack"] },
-        { id: 2, name: "Typed nodes", nodes: ["n8n-nodes-base.set"] },
+        {
+          id: 1,
+          name: "Post to Slack",
+          views: 10,
+          created: "2025-06-25T22:02:46.851Z",
+          nodeCount: 3,
+        },
+        { id: 2, name: "Typed nodes", nodeCount: 2 },
       ],
     });
     expect(templatesPaths(document)).toEqual(["/items"]);
+  });
+
+  it("lists the first templates within 2 KiB and counts the rest in {_omittedItems: n}", () => {
+    const items = Array.from({ length: 100 }, (_, id) => ({
+      id,
+      name: `Template number ${id} with a long descriptive name`,
+      nodes: ["a", "a", "b"],
+      views: 1000 - id,
+      created: "2025-06-25T22:02:46.851Z",
+    }));
+    const preview = createTemplatesPreview({ items, total: 100 }) as { items: unknown[] };
+    const listed = preview.items.length - 1;
+    expect(listed).toBeGreaterThan(5);
+    expect(preview.items.slice(0, listed)).toEqual(
+      items.slice(0, listed).map(({ nodes: _nodes, ...rest }) => ({ ...rest, nodeCount: 3 })),
+    );
+    expect(preview.items.at(-1)).toEqual({ _omittedItems: 100 - listed });
+    expect(Buffer.byteLength(JSON.stringify(preview))).toBeLessThanOrEqual(N8N_PREVIEW_BYTES);
   });
 
   it("leaves payloads without items to the generic preview", () => {

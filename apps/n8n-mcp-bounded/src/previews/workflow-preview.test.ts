@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../../test/support/generate-workflow.js";
+import { N8N_PREVIEW_BYTES } from "./markers.js";
 import {
   createWorkflowPreview,
   listWorkflowEdges,
   MAX_PREVIEW_EDGES,
+  WORKFLOW_SUMMARIES,
   workflowPaths,
 } from "./workflow-preview.js";
 
@@ -58,29 +60,52 @@ describe("listWorkflowEdges", () => {
 
 describe("createWorkflowPreview", () => {
   it("summarises n8n_get_workflow: scalars, counts, nodes as id/name/type/typeVersion/disabled, edges", () => {
-    const workflow = generateWorkflow({ id: "w1", nodeCount: 12 });
+    const workflow = generateWorkflow({ id: "w1", nodeCount: 5 });
     const preview = createWorkflowPreview({ success: true, data: workflow });
     expect(preview).toEqual({
+      _summarized: WORKFLOW_SUMMARIES,
+      nodeCount: 5,
+      edgeCount: 4,
       id: "w1",
-      name: "Generated workflow w1 (12 nodes)",
+      name: "Generated workflow w1 (5 nodes)",
       active: false,
       isArchived: false,
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-02T00:00:00.000Z",
       versionId: "version-w1",
       staticData: null,
-      nodeCount: 12,
-      edgeCount: 11,
-      nodes: workflow.nodes.map((node, index) => ({
+      otherKeys: ["settings", "tags"],
+      nodes: workflow.nodes.map((node) => ({
         id: node.id,
         name: node.name,
         type: node.type,
         typeVersion: node.typeVersion,
-        disabled: index === 7,
+        disabled: false,
       })),
-      connections: listWorkflowEdges(workflow.connections).edges,
-      otherKeys: ["settings", "tags"],
+      edges: listWorkflowEdges(workflow.connections).edges,
     });
+  });
+
+  it("lists the first nodes and edges within 2 KiB, each list ended by {_omittedItems: n}", () => {
+    const workflow = generateWorkflow({ id: "w5", nodeCount: 450 });
+    const preview = createWorkflowPreview({ success: true, data: workflow }) as {
+      edgeCount: number;
+      nodes: unknown[];
+      edges: unknown[];
+    };
+    const { edges, total } = listWorkflowEdges(workflow.connections);
+    expect(total).toBeGreaterThan(MAX_PREVIEW_EDGES);
+    expect(preview.edgeCount).toBe(total);
+    const listedNodes = preview.nodes.length - 1;
+    const listedEdges = preview.edges.length - 1;
+    expect(listedNodes).toBeGreaterThan(3);
+    expect(listedEdges).toBeGreaterThan(3);
+    expect(preview.nodes.at(-1)).toEqual({ _omittedItems: 450 - listedNodes });
+    expect(preview.edges).toEqual([
+      ...edges.slice(0, listedEdges),
+      { _omittedItems: total - listedEdges },
+    ]);
+    expect(Buffer.byteLength(JSON.stringify(preview))).toBeLessThanOrEqual(N8N_PREVIEW_BYTES);
   });
 
   it("reads the workflow of details mode under data.workflow", () => {

@@ -1,4 +1,5 @@
 import { isRecord, isScalar, pickKeys } from "./json-shapes.js";
+import { jsonBytes, listWithin, N8N_PREVIEW_BYTES, SUMMARIZED_KEY } from "./markers.js";
 
 /** One connection of an n8n workflow: output `output` of `from` feeds input `index` of `to`. */
 export interface WorkflowEdge {
@@ -61,29 +62,46 @@ function findWorkflow(data: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
+/** What the reshaped keys of a workflow preview hold (the preview's `_summarized`). */
+export const WORKFLOW_SUMMARIES = Object.freeze({
+  nodes:
+    "each node as id, name, type, typeVersion, disabled; parameters, credentials, position in the artifact",
+  edges:
+    "connections flattened, first 400 (edgeCount counts all); the keyed connections object in the artifact",
+  otherKeys: "names of the other non-scalar keys, in the artifact",
+});
+
+/** Share of the room left after the fixed parts that the node list may take (edges get the rest). */
+const NODES_SHARE = 0.6;
+
 function summarizeWorkflow(workflow: Record<string, unknown>): Record<string, unknown> {
   const nodes = workflow.nodes as unknown[];
   const { edges, total } = listWorkflowEdges(workflow.connections);
-  const summary: Record<string, unknown> = {};
+  const summary: Record<string, unknown> = {
+    [SUMMARIZED_KEY]: WORKFLOW_SUMMARIES,
+    nodeCount: nodes.length,
+    edgeCount: total,
+  };
   const otherKeys: string[] = [];
   for (const [key, value] of Object.entries(workflow)) {
-    if (key === "nodes" || key === "connections") continue;
+    if (key === "nodes" || key === "connections" || Object.hasOwn(summary, key)) continue;
     if (isScalar(value)) summary[key] = value;
     else otherKeys.push(key);
   }
-  summary.nodeCount = nodes.length;
-  summary.edgeCount = total;
-  summary.nodes = nodes.map(summarizeNode);
-  summary.connections = edges;
   if (otherKeys.length > 0) summary.otherKeys = otherKeys;
+  const room = N8N_PREVIEW_BYTES - jsonBytes(summary) - '"nodes":,"edges":,'.length;
+  summary.nodes = listWithin(nodes.map(summarizeNode), Math.floor(room * NODES_SHARE));
+  summary.edges = listWithin(edges, room - jsonBytes(summary.nodes), { total });
   return summary;
 }
 
 /**
  * The preview of an `n8n_get_workflow` result (`{success, data: workflow}`, or `data.workflow` in
- * details mode): the workflow's scalar fields, its nodes as {id, name, type, typeVersion,
- * disabled}, its connections as up to 400 edges {from, to, type, output, index}, the counts, and
- * the names of the other (non-scalar) keys. The envelope already carries `success`, so the preview
+ * details mode): `_summarized` first (what the reshaped keys hold), the counts, the workflow's
+ * scalar fields, the names of the other (non-scalar) keys, then the first nodes as {id, name,
+ * type, typeVersion, disabled} and the first connections as `edges` {from, to, type, output,
+ * index}, within N8N_PREVIEW_BYTES (nodes take at most 60% of what is left), each list ended by
+ * `{"_omittedItems": n}` when cut. The envelope already carries `success`, so the preview
  * is the workflow summary itself. Undefined when the payload holds no workflow, so the generic
  * preview is used. Deterministic: input order is kept, nothing is sorted or timed.
  */

@@ -37,8 +37,8 @@ export interface PreviewInput {
  * Reshapes a payload for the preview (an n8n workflow as its node list, say); return undefined
  * for the generic preview. The returned value is compacted to fit previewBytes like any other,
  * and must be deterministic (no clock, no randomness) so prompt caches stay valid. Return
- * `createPreviewOverride({preview?, primaryPaths?, sourceTruncated?})` to also set the artifact's
- * primaryPaths or sourceTruncated. It runs before the payload is stored.
+ * `createPreviewOverride({preview?, primaryPaths?, sourceTruncated?, responseRoot?})` to also set
+ * the artifact's primaryPaths, sourceTruncated or responseRoot. It runs before the payload is stored.
  */
 export type PreviewHook = (input: PreviewInput) => unknown;
 
@@ -201,7 +201,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     const scope = await dependencies.findScope(context);
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);
-    const { preview, primaryPaths, sourceTruncated, itemKeysShown } = resolvePreview(
+    const { preview, primaryPaths, sourceTruncated, itemKeysShown, ...resolved } = resolvePreview(
       runPreviewHook(dependencies, {
         toolName: context.toolName,
         document: payload.document,
@@ -210,7 +210,9 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       analysis,
     );
     const responseRoot =
-      payload.mediaType === "text/plain" ? TEXT_RESPONSE_ROOT : analysis.responseRoot;
+      payload.mediaType === "text/plain"
+        ? TEXT_RESPONSE_ROOT
+        : (resolved.responseRoot ?? analysis.responseRoot);
     let expiresAt: number;
     try {
       const meta = await dependencies.artifacts.save({

@@ -21,12 +21,20 @@ export interface PreviewOverride {
    * preview cannot be compared with the document, so describe is suggested.
    */
   itemKeysShown?: boolean;
+  /**
+   * The artifact's responseRoot (RFC 6901 pointer, "" for the whole document), where a query
+   * without responsePath starts: a domain rule that must hold for every payload of a tool, where
+   * the generic size-share analysis may pick different roots for look-alike payloads. JSON
+   * payloads only (a text payload's root stays `/lines`); not checked against the document.
+   */
+  responseRoot?: string;
 }
 
 type BrandedOverride = PreviewOverride & { readonly [PREVIEW_OVERRIDE]: true };
 
 /**
- * Wraps a preview hook's answer so the bounder also applies its primaryPaths and sourceTruncated.
+ * Wraps a preview hook's answer so the bounder also applies its primaryPaths, sourceTruncated and
+ * responseRoot.
  * A hook that returns any other value still only reshapes the preview, so a plain object with a
  * `preview` key is never misread as an override. The paths are stored as given (RFC 6901
  * pointers into the stored document); they are not checked against it.
@@ -46,6 +54,8 @@ export interface ResolvedPreview {
   primaryPaths: string[];
   sourceTruncated: boolean;
   itemKeysShown: boolean;
+  /** The hook's responseRoot, when it gave one. */
+  responseRoot?: string;
 }
 
 /** Merges a preview hook's answer (undefined, a reshaped value, or an override) with the analysis. */
@@ -66,5 +76,6 @@ export function resolvePreview(hookAnswer: unknown, analysis: DocumentAnalysis):
         : hookAnswer.primaryPaths.slice(0, DEFAULT_LIMITS.maxPrimaryPaths),
     sourceTruncated: hookAnswer.sourceTruncated ?? analysis.sourceTruncated,
     itemKeysShown: hookAnswer.itemKeysShown ?? false,
+    ...(hookAnswer.responseRoot === undefined ? {} : { responseRoot: hookAnswer.responseRoot }),
   };
 }
