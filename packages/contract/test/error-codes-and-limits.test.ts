@@ -11,7 +11,7 @@ import {
 } from "../src/index.js";
 
 describe("ERROR_CODES", () => {
-  it("lists the codes of CONTRACT-v3.md §6, in table order", () => {
+  it("lists the codes of SPEC.md §6, in table order", () => {
     expect(ERROR_CODE_LIST).toEqual([
       "INVALID_RESPONSE_CONTROLS",
       "INVALID_RESPONSE_PATH",
@@ -82,7 +82,7 @@ describe("ERROR_CODES", () => {
 });
 
 describe("DEFAULT_LIMITS", () => {
-  it("equal CONTRACT-v3.md §1 and §9", () => {
+  it("equal SPEC.md §1 and §9", () => {
     expect(DEFAULT_LIMITS).toEqual({
       inlineBytes: 32_768,
       previewBytes: 8_192,

@@ -3,7 +3,7 @@ import { createNodes, query } from "./test-support/query-harness.js";
 
 const workflow = { id: "wf", nodes: createNodes(3), settings: { timezone: "UTC" } };
 
-describe("runQuery: describe (CONTRACT-v3 §4.8)", () => {
+describe("runQuery: describe (SPEC.md §4.8)", () => {
   it("describes an array by the keys of its sampled items", () => {
     expect(
       query(workflow, { responsePath: "/nodes", describe: true }).result,

@@ -18,7 +18,7 @@ const workflow = {
   connections: { Start: { main: [[{ node: "Code" }]] } },
 };
 
-describe("runQuery: projection (CONTRACT-v3 §4.2)", () => {
+describe("runQuery: projection (SPEC.md §4.2)", () => {
   it("reads literal root keys and pointers relative to each item, labels as given", () => {
     expect(
       query(workflow, { responsePath: "/nodes", fields: ["name", "/parameters/jsCode", "a/b"] })

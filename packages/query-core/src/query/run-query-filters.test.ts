@@ -15,7 +15,7 @@ function ids(filters: Record<string, unknown>[]): unknown {
     : call.result.response.map((row: { id: number }) => row.id);
 }
 
-describe("runQuery: filters (CONTRACT-v3 §4.6)", () => {
+describe("runQuery: filters (SPEC.md §4.6)", () => {
   it("applies each of the ten ops", () => {
     expect({
       eq: ids([{ path: "/owner", value: { name: "bob" } }]),

@@ -2,7 +2,7 @@ import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { describe, expect, it } from "vitest";
 import { createNodes, query } from "./test-support/query-harness.js";
 
-describe("runQuery: pages (CONTRACT-v3 §4.7, §5)", () => {
+describe("runQuery: pages (SPEC.md §4.7, §5)", () => {
   it("follows nextCursor to the end with honest counts", () => {
     const document = { nodes: createNodes(5) };
     const pages: unknown[] = [];

@@ -6,7 +6,7 @@ const envelope = {
   response: { teams: [{ id: 1 }, { id: 2 }, { id: 3 }], total: 3 },
 };
 
-describe("runQuery: responsePath (CONTRACT-v3 §4.1)", () => {
+describe("runQuery: responsePath (SPEC.md §4.1)", () => {
   it("selects the artifact's responseRoot when responsePath is omitted", () => {
     expect(
       query(envelope, { pageSize: 1 }, { responseRoot: "/response" }).result,
