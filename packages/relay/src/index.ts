@@ -45,3 +45,10 @@ export type {
   TransportUpstream,
   UpstreamSpec,
 } from "./upstream-transport.js";
+export {
+  openUserCacheStore,
+  readOrCreateKeyFile,
+  type UserCacheLocation,
+  type UserCacheStore,
+  userCacheDir,
+} from "./user-cache-store.js";

@@ -17,9 +17,12 @@ describe("@bounded-mcp/relay public surface", () => {
       createLinearStdioClientTransport: "function",
       createUpstreamSupervisor: "function",
       defineRelayHooks: "function",
+      openUserCacheStore: "function",
+      readOrCreateKeyFile: "function",
       serveStdio: "function",
       toolHooksFromModule: "function",
       trackInFlight: "function",
+      userCacheDir: "function",
     });
   });
 });

@@ -1,8 +1,10 @@
 import type { Logger } from "@bounded-mcp/mcp-adapter";
+import type { SettingsWarning } from "@bounded-mcp/mcp-adapter/settings";
 import { createBoundedRelay, serveStdio } from "@bounded-mcp/relay";
 import { loadAuthTokens } from "../http/auth-tokens.js";
 import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
 import type { ProxyOptions } from "../options/load-options.js";
+import { chooseStdioStore } from "./choose-stdio-store.js";
 import { createProxyAdapter } from "./create-adapter.js";
 import { loadHooks } from "./load-hooks.js";
 import { toUpstreamSpec } from "./upstream-spec.js";
@@ -18,6 +20,11 @@ export interface RunningProxy {
   readonly ended: Promise<number>;
   /** Graceful stop: in-flight calls finish, then sessions, upstreams (children) and the store close. */
   close(): Promise<void>;
+  /**
+   * The options' warnings that still hold once the store is chosen (the random key ring one is
+   * gone when the key file of the user's cache folder is used): log them once started.
+   */
+  readonly warnings: readonly SettingsWarning[];
 }
 
 /** What runProxy needs besides the options. */
@@ -42,7 +49,9 @@ export async function runProxy(
     ? loadAuthTokens(options.authTokensFile, dependencies.readFile)
     : null;
   const hooks = options.hooks === null ? undefined : await loadHooks(options.hooks);
-  const bounded = await createProxyAdapter(options, logger);
+  const chosen = chooseStdioStore(options, logger);
+  const bounded = await createProxyAdapter(chosen.options, logger);
+  const { warnings } = chosen.options;
   const relay = createBoundedRelay({
     bounded,
     upstream: toUpstreamSpec(options.upstream),
@@ -80,6 +89,7 @@ export async function runProxy(
     return {
       url: http.url,
       ended,
+      warnings,
       close: () => {
         closing ??= http.close().then(() => finish(0));
         return closing;
@@ -93,6 +103,7 @@ export async function runProxy(
   return {
     url: null,
     ended,
+    warnings,
     close: async () => {
       await serving.stop();
       await finished;
