@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     signals: ["SIGINT", "SIGTERM"],
   });
   const code = await serving.ended;
+  logger.info("stats at exit", { ...app.relay.stats().totals });
   await app.close().catch((error: unknown) => {
     logger.error("closing failed", { error: String(error) });
   });

@@ -123,6 +123,16 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
         storeDir: join(home, ".cache", "bounded-mcp", "artifacts"),
         keyFile: join(home, ".cache", "bounded-mcp", "keys"),
       },
+      {
+        level: 30,
+        name: "n8n-mcp-bounded",
+        msg: "bounded result",
+        tool: "get_node",
+        bytesReceived: envelope.responseMeta.serializedBytes,
+        bytesToModel: expect.any(Number),
+        artifactId: envelope.responseMeta.artifact.id,
+        ms: expect.any(Number),
+      },
     ]);
   });
 

@@ -16,6 +16,7 @@ describe("@bounded-mcp/relay public surface", () => {
       createBoundedRelay: "function",
       createLinearStdioClientTransport: "function",
       createUpstreamSupervisor: "function",
+      describeCall: "function",
       defineRelayHooks: "function",
       openUserCacheStore: "function",
       readOrCreateKeyFile: "function",

@@ -3,6 +3,7 @@ import type { SettingsWarning } from "@bounded-mcp/mcp-adapter/settings";
 import { createBoundedRelay, serveStdio } from "@bounded-mcp/relay";
 import { loadAuthTokens } from "../http/auth-tokens.js";
 import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
+import { createProxyMetrics } from "../http/metrics.js";
 import type { ProxyOptions } from "../options/load-options.js";
 import { chooseStdioStore } from "./choose-stdio-store.js";
 import { createProxyAdapter } from "./create-adapter.js";
@@ -52,8 +53,19 @@ export async function runProxy(
   const chosen = chooseStdioStore(options, logger);
   const bounded = await createProxyAdapter(chosen.options, logger);
   const { warnings } = chosen.options;
+  // /metrics reads the relay's stats at scrape time and gets each call's event as it is answered.
+  const metrics =
+    options.listen.kind === "http"
+      ? createProxyMetrics({
+          stats: () => relay.stats(),
+          get sessionCount() {
+            return relay.sessionCount;
+          },
+        })
+      : null;
   const relay = createBoundedRelay({
     bounded,
+    ...(metrics === null ? {} : { onToolCall: (event) => metrics.observe(event) }),
     upstream: toUpstreamSpec(options.upstream),
     ...(hooks === undefined ? {} : { hooks }),
     logger,
@@ -67,6 +79,8 @@ export async function runProxy(
     markEnded = resolve;
   });
   const finish = async (code: number) => {
+    // The summary of the whole run, once: what bounding saved, how the parse cache did.
+    logger.info("stats at exit", { ...relay.stats().totals });
     await relay.close();
     await bounded.dispose();
     markEnded(code);
@@ -83,6 +97,7 @@ export async function runProxy(
       maxBodyBytes: options.maxBodyBytes,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      metrics,
       logger,
     });
     let closing: Promise<void> | undefined;
