@@ -7,6 +7,7 @@ import { createProxyMetrics } from "../http/metrics.js";
 import type { ProxyOptions } from "../options/load-options.js";
 import { chooseStdioStore } from "./choose-stdio-store.js";
 import { createProxyAdapter } from "./create-adapter.js";
+import { findCommand } from "./find-command.js";
 import { loadHooks } from "./load-hooks.js";
 import { toUpstreamSpec } from "./upstream-spec.js";
 
@@ -39,13 +40,21 @@ export interface RunProxyDependencies {
  * Starts bounded-mcp-proxy from validated options: one adapter (store, key ring) and one bounded
  * relay for the process, then either one stdio downstream with one upstream, or the HTTP
  * listener. Unusable options (adapter settings, the token file, the hooks module) throw a
- * UsageError before anything listens.
+ * UsageError before anything listens; an upstream command not found on PATH throws an Error
+ * (the CLI exits 1).
  */
 export async function runProxy(
   options: ProxyOptions,
   dependencies: RunProxyDependencies,
 ): Promise<RunningProxy> {
   const { logger } = dependencies;
+  // A missing command never starts: say so now (exit 1), not at the first client's initialize,
+  // which may never come (a client that closes stdin at once).
+  if (options.upstream.kind === "stdio" && findCommand(options.upstream.command) === null) {
+    throw new Error(
+      `upstream command "${options.upstream.command}" was not found: is it installed and on PATH?`,
+    );
+  }
   const authTokens = options.authTokensFile
     ? loadAuthTokens(options.authTokensFile, dependencies.readFile)
     : null;
