@@ -94,6 +94,5 @@ describe("installing the packed packages without a registry publish", () => {
     } finally {
       await client.close();
     }
-  }, // Packing seven packages and an npm install of 151 packages from the cache: ~30 s here.
-  240_000);
+  }, 240_000); // Packing seven packages and an npm install of 151 packages from the cache: ~30 s here.
 });

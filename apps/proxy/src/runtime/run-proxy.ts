@@ -5,6 +5,7 @@ import { loadAuthTokens } from "../http/auth-tokens.js";
 import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
 import { createProxyMetrics } from "../http/metrics.js";
 import type { ProxyOptions } from "../options/load-options.js";
+import { checkS3Bucket } from "./check-s3-bucket.js";
 import { chooseStdioStore } from "./choose-stdio-store.js";
 import { createProxyAdapter } from "./create-adapter.js";
 import { findCommand } from "./find-command.js";
@@ -59,6 +60,7 @@ export async function runProxy(
     ? loadAuthTokens(options.authTokensFile, dependencies.readFile)
     : null;
   const hooks = options.hooks === null ? undefined : await loadHooks(options.hooks);
+  if (options.settings.store.kind === "s3") await checkS3Bucket(options.settings.store);
   const chosen = chooseStdioStore(options, logger);
   const bounded = await createProxyAdapter(chosen.options, logger);
   const { warnings } = chosen.options;
