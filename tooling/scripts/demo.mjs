@@ -55,7 +55,17 @@ const client = new Client({ name: "bounded-mcp-demo", version: "1.0.0" });
 await client.connect(
   new StdioClientTransport({
     command: process.execPath,
-    args: [PROXY_CLI, "--log-level", "error", "--", process.execPath, FILESYSTEM_SERVER, dir],
+    args: [
+      PROXY_CLI,
+      "--log-level",
+      "error",
+      "--store",
+      "memory",
+      "--",
+      process.execPath,
+      FILESYSTEM_SERVER,
+      dir,
+    ],
     stderr: "inherit",
   }),
 );

@@ -5,6 +5,7 @@ import { serveStdio } from "@bounded-mcp/relay";
 import { formatN8nHelp } from "./options/help.js";
 import { loadN8nOptions, type N8nCommand, N8nUsageError } from "./options/load-n8n-options.js";
 import { createChildEnvironment } from "./runtime/child-environment.js";
+import { chooseStdioStore } from "./runtime/choose-stdio-store.js";
 import { createN8nMcpBounded } from "./runtime/create-n8n-mcp-bounded.js";
 import { createStderrLogger } from "./runtime/create-stderr-logger.js";
 import { readN8nMcpVersion, resolveN8nMcpEntry } from "./runtime/n8n-mcp-entry.js";
@@ -42,12 +43,21 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createStderrLogger(command.logLevel);
-  for (const warning of command.warnings) {
+  let chosen: ReturnType<typeof chooseStdioStore>;
+  try {
+    chosen = chooseStdioStore(command, logger);
+  } catch (error) {
+    process.stderr.write(
+      `n8n-mcp-bounded: the default artifact folder cannot be used (${(error as Error).message}): set XDG_CACHE_HOME, --store-dir, or --store memory\n`,
+    );
+    process.exit(1);
+  }
+  for (const warning of chosen.warnings) {
     logger.warn(warning.message, { setting: warning.setting });
   }
   const app = createN8nMcpBounded({
     environment: process.env,
-    resolvedSettings: command.settings,
+    resolvedSettings: chosen.settings,
     logger,
   });
   // The stdio lifecycle both apps share (answers in flight sent first, exit 1 when n8n-mcp
@@ -58,6 +68,7 @@ async function main(): Promise<void> {
     signals: ["SIGINT", "SIGTERM"],
   });
   const code = await serving.ended;
+  logger.info("stats at exit", { ...app.relay.stats().totals });
   await app.close().catch((error: unknown) => {
     logger.error("closing failed", { error: String(error) });
   });

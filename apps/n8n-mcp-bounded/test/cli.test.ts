@@ -24,7 +24,7 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI],
-    // No BOUNDED_MCP_KEYS: the one warning about the random key ring must reach stderr.
+    // No BOUNDED_MCP_KEYS and no store: the fs store and a key file under $HOME/.cache.
     env: { PATH: process.env.PATH ?? "", HOME: home, N8N_MCP_BOUNDED_LOG_LEVEL: "info" },
     stderr: "pipe",
   });
@@ -117,10 +117,21 @@ describe("the n8n-mcp-bounded bin over stdio", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records.map(({ time: _time, ...record }) => record)).toEqual([
       {
-        level: 40,
+        level: 30,
         name: "n8n-mcp-bounded",
-        setting: "BOUNDED_MCP_KEYS",
-        msg: expect.stringContaining("BOUNDED_MCP_KEYS is not set"),
+        msg: "artifacts are kept in the user's cache folder (--store memory keeps them in this process only)",
+        storeDir: join(home, ".cache", "bounded-mcp", "artifacts"),
+        keyFile: join(home, ".cache", "bounded-mcp", "keys"),
+      },
+      {
+        level: 30,
+        name: "n8n-mcp-bounded",
+        msg: "bounded result",
+        tool: "get_node",
+        bytesReceived: envelope.responseMeta.serializedBytes,
+        bytesToModel: expect.any(Number),
+        artifactId: envelope.responseMeta.artifact.id,
+        ms: expect.any(Number),
       },
     ]);
   });

@@ -43,8 +43,7 @@ async function main(): Promise<void> {
     throw error;
   }
   // Said once the proxy started: a refusal (exit 2) stays the one line it is.
-  for (const warning of options.warnings)
-    logger.warn(warning.message, { setting: warning.setting });
+  for (const warning of proxy.warnings) logger.warn(warning.message, { setting: warning.setting });
   if (proxy.url !== null) process.stderr.write(`listening on ${proxy.url}\n`);
   let signalled = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -304,14 +304,14 @@ describe("bounded-mcp-proxy over stdio", () => {
     expect([proxyPid, ...upstreamChildren].filter(isAlive)).toEqual([]);
   });
 
-  it("exits with code 1 after answering the initialize when the upstream cannot be started", async () => {
-    const proxy = spawnRawStdioProxy(["--", "/nonexistent/mcp-server"], {
-      BOUNDED_MCP_LOG_LEVEL: "error",
-    });
+  it("exits with code 1 after answering the initialize with the upstream's last stderr lines when it fails to start", async () => {
+    const proxy = spawnRawStdioProxy(
+      ["--store", "memory", "--", process.execPath, SERVER_FILESYSTEM, "/nonexistent/folder"],
+      { BOUNDED_MCP_LOG_LEVEL: "error" },
+    );
     proxy.send(INITIALIZE);
     expect(await proxy.exited).toBe(1);
     const stdout = proxy.stdout();
-    const stderr = proxy.stderr();
     expect(
       stdout
         .split("\n")
@@ -323,12 +323,37 @@ describe("bounded-mcp-proxy over stdio", () => {
         id: 1,
         error: {
           code: -32603,
-          message: "the upstream could not be connected: spawn /nonexistent/mcp-server ENOENT",
+          message: `the upstream could not be connected: MCP error -32000: upstream "node" exited with code 1 while initialize was in flight; its last stderr lines:
+Warning: Cannot access directory /nonexistent/folder, skipping
+Error: None of the specified directories are accessible`,
         },
       },
     ]);
-    expect(stderr).toContain('"msg":"the upstream could not be started: exiting"');
+    expect(proxy.stderr()).toContain('"msg":"the upstream could not be started: exiting"');
   });
+
+  it.each([
+    [
+      "with stdin closed at once",
+      (proxy: ReturnType<typeof spawnRawStdioProxy>) => proxy.child.stdin.end(),
+    ],
+    [
+      "after an initialize",
+      (proxy: ReturnType<typeof spawnRawStdioProxy>) => proxy.send(INITIALIZE),
+    ],
+  ])(
+    "exits with code 1 and one clear line when the upstream command does not exist, %s",
+    async (_, act) => {
+      const proxy = spawnRawStdioProxy(["--", "no-such-mcp-server-command"], {});
+      act(proxy);
+      expect(await proxy.exited).toBe(1);
+      expect({ stdout: proxy.stdout(), stderr: proxy.stderr() }).toEqual({
+        stdout: "",
+        stderr:
+          'bounded-mcp-proxy: upstream command "no-such-mcp-server-command" was not found: is it installed and on PATH?\n',
+      });
+    },
+  );
 
   it.each([
     [

@@ -4,6 +4,7 @@ import {
   SILENT_LOGGER,
   type StatsSnapshot,
 } from "@bounded-mcp/mcp-adapter";
+import { observeToolCalls, type RelayCallEvent } from "./call-observer.js";
 import type { ToolHooks } from "./relay-hooks.js";
 import { connectRelay, type DownstreamIdentity } from "./sdk/connect-relay.js";
 import { createUpstreamClient, detachFromDownstream, requestAsSent } from "./sdk/protocol.js";
@@ -35,6 +36,12 @@ export interface BoundedRelayOptions {
   statelessClient?: DownstreamIdentity;
   /** Restart policy of stdio children (backoff, attempts); defaults of createUpstreamSupervisor. */
   restart?: Pick<UpstreamSupervisorOptions, "backoff" | "maxAttempts" | "stableAfterMs" | "random">;
+  /**
+   * Receives every answered tools/call, described (bounded, bounded error, inline, query; bytes,
+   * ms, artifact id, error code), e.g. for metrics. The relay also logs one info line per
+   * bounded result, bounded error and failed query.
+   */
+  onToolCall?: (event: RelayCallEvent) => void;
 }
 
 /** Who a downstream connection belongs to, when its transport does not say it on each message. */
@@ -98,8 +105,9 @@ export interface BoundedRelay {
  * query tool fails the initialize with a clear error.
  */
 export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
-  const { bounded, upstream: spec } = options;
+  const { upstream: spec } = options;
   const logger = options.logger ?? SILENT_LOGGER;
+  const bounded = observeToolCalls(options.bounded, { logger, onToolCall: options.onToolCall });
   const name = upstreamName(spec);
   const maxMessageBytes = Math.ceil(1.3 * bounded.settings.limits.artifactMaxBytes);
   const sessions = new Set<BoundedRelaySession>();

@@ -2,6 +2,7 @@
 // re-serves an MCP server the caller does not control with the adapter's bounded results;
 // everything that speaks to the MCP SDK lives in src/sdk/.
 
+export { describeCall, type RelayCallEvent } from "./call-observer.js";
 export {
   type BoundedRelay,
   type BoundedRelayOptions,
@@ -49,3 +50,10 @@ export type {
   TransportUpstream,
   UpstreamSpec,
 } from "./upstream-transport.js";
+export {
+  openUserCacheStore,
+  readOrCreateKeyFile,
+  type UserCacheLocation,
+  type UserCacheStore,
+  userCacheDir,
+} from "./user-cache-store.js";

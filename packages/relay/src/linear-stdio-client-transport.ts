@@ -29,6 +29,9 @@ const CHUNK_CHARACTERS = 64 * 1024;
 /** Longest stderr line handed to the logger; the rest of a longer line is summarized. */
 const MAX_STDERR_LINE_BYTES = 16_384;
 
+/** How much of the child's last stderr lines a transport keeps for error messages. */
+export const STDERR_TAIL_BYTES = 1_024;
+
 /** Options of {@link createLinearStdioClientTransport}. */
 export interface LinearStdioClientTransportOptions {
   /** The executable to spawn (no shell). */
@@ -75,6 +78,11 @@ export interface LinearStdioClientTransport extends Transport {
   readonly pid: number | undefined;
   /** How the child ended, once it has. */
   readonly exit: ChildExit | undefined;
+  /**
+   * The child's last stderr lines, newline-joined, at most STDERR_TAIL_BYTES (older lines are
+   * dropped first, a longer last line keeps its end): why an upstream failed, for its error.
+   */
+  readonly stderrTail: string;
   /**
    * Bytes of the stdout line buffer kept between large messages now (0 when none): the memory
    * this transport holds beyond the messages themselves (see `retainedBufferBytes`).
@@ -123,11 +131,32 @@ export function createLinearStdioClientTransport(
     },
     onOversizedLine: (line) => receiveOversizedLine(line),
   });
+  let stderrLines: string[] = [];
+  const keepStderr = (line: string) => {
+    if (line.trim() === "") return;
+    stderrLines.push(line);
+    let bytes = stderrLines.reduce((sum, kept) => sum + Buffer.byteLength(kept) + 1, 0);
+    while (bytes > STDERR_TAIL_BYTES && stderrLines.length > 1) {
+      bytes -= Buffer.byteLength(stderrLines.shift() as string) + 1;
+    }
+    if (bytes > STDERR_TAIL_BYTES) {
+      stderrLines = [
+        Buffer.from(line)
+          .subarray(-STDERR_TAIL_BYTES + 1)
+          .toString("utf8"),
+      ];
+    }
+  };
   const stderrFramer: LineFramer = createLineFramer({
     maxLineBytes: MAX_STDERR_LINE_BYTES,
-    onLine: (line) => logger.info(stderrPrefix + stripCarriageReturn(line)),
-    onOversizedLine: (line) =>
-      logger.info(`${stderrPrefix}${line.head.toString("utf8")}… [${line.byteLength} bytes]`),
+    onLine: (line) => {
+      keepStderr(stripCarriageReturn(line));
+      logger.info(stderrPrefix + stripCarriageReturn(line));
+    },
+    onOversizedLine: (line) => {
+      keepStderr(`${line.head.toString("utf8")}… [${line.byteLength} bytes]`);
+      logger.info(`${stderrPrefix}${line.head.toString("utf8")}… [${line.byteLength} bytes]`);
+    },
   });
 
   const transport: LinearStdioClientTransport = {
@@ -137,6 +166,9 @@ export function createLinearStdioClientTransport(
     },
     get exit() {
       return exit;
+    },
+    get stderrTail() {
+      return stderrLines.join("\n");
     },
     get lineBufferBytes() {
       return stdoutFramer.bufferBytes;

@@ -17,10 +17,14 @@ describe("@bounded-mcp/relay public surface", () => {
       createLinearStdioClientTransport: "function",
       createLinearStdioServerTransport: "function",
       createUpstreamSupervisor: "function",
+      describeCall: "function",
       defineRelayHooks: "function",
+      openUserCacheStore: "function",
+      readOrCreateKeyFile: "function",
       serveStdio: "function",
       toolHooksFromModule: "function",
       trackInFlight: "function",
+      userCacheDir: "function",
     });
   });
 });

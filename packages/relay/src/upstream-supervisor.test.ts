@@ -130,3 +130,46 @@ describe("createUpstreamSupervisor", () => {
     expect(created).toBe(1);
   });
 });
+
+describe("the first start's failure", () => {
+  it("carries the upstream's last stderr lines, at most 1 KiB", async () => {
+    const noisy = `${"x".repeat(900)}\nfirst reason\n${"y".repeat(200)}\nNone of the specified directories are accessible`;
+    const supervisor = createUpstreamSupervisor({
+      name: "failing",
+      client: new Client({ name: "relay-test", version: "1.0.0" }),
+      createTransport: () =>
+        createLinearStdioClientTransport({
+          command: process.execPath,
+          args: ["-e", `process.stderr.write(${JSON.stringify(noisy)} + "\\n"); process.exit(1);`],
+          name: "failing",
+        }),
+    });
+    supervisors.push(supervisor);
+    const error = (await supervisor.start().catch((caught: unknown) => caught)) as Error;
+    const [head, tail] = error.message.split("; its last stderr lines:\n");
+    expect(head).toBe(
+      'MCP error -32000: upstream "failing" exited with code 1 while initialize was in flight',
+    );
+    expect(tail).toBe(
+      `first reason\n${"y".repeat(200)}\nNone of the specified directories are accessible`,
+    );
+    expect(Buffer.byteLength(tail ?? "")).toBeLessThanOrEqual(1024);
+    expect(supervisor.state).toBe("failed");
+  });
+
+  it("says a command that does not exist was not found", async () => {
+    const supervisor = createUpstreamSupervisor({
+      name: "missing",
+      client: new Client({ name: "relay-test", version: "1.0.0" }),
+      createTransport: () =>
+        createLinearStdioClientTransport({
+          command: "no-such-mcp-server-command",
+          name: "missing",
+        }),
+    });
+    supervisors.push(supervisor);
+    await expect(supervisor.start()).rejects.toThrow(
+      'upstream command "no-such-mcp-server-command" was not found: is it installed and on PATH?',
+    );
+  });
+});

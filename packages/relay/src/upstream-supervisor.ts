@@ -54,6 +54,33 @@ export interface UpstreamSupervisor {
   close(): Promise<void>;
 }
 
+/**
+ * Why the first connection failed, in the user's words: a command that does not exist says so,
+ * and the upstream's last stderr lines (a transport's `stderrTail`, at most 1 KiB) are appended,
+ * as that is where servers explain themselves ("None of the specified directories are
+ * accessible"). Other errors are returned unchanged.
+ */
+export function explainStartFailure(
+  error: unknown,
+  name: string,
+  transport: Transport | undefined,
+): unknown {
+  const spawnError = error as NodeJS.ErrnoException & { path?: string };
+  if (spawnError?.code === "ENOENT" && spawnError.syscall?.startsWith("spawn")) {
+    return Object.assign(
+      new Error(
+        `upstream command "${spawnError.path ?? name}" was not found: is it installed and on PATH?`,
+      ),
+      { cause: error },
+    );
+  }
+  const tail = (transport as { stderrTail?: unknown } | undefined)?.stderrTail;
+  if (typeof tail !== "string" || tail === "" || !(error instanceof Error)) return error;
+  return Object.assign(new Error(`${error.message}; its last stderr lines:\n${tail}`), {
+    cause: error,
+  });
+}
+
 interface Waiter {
   resolve: () => void;
   reject: (error: Error) => void;
@@ -182,7 +209,7 @@ export function createUpstreamSupervisor(options: UpstreamSupervisorOptions): Up
         await connect();
       } catch (error) {
         state = "failed";
-        throw error;
+        throw explainStartFailure(error, name, current);
       }
       if (state === "connecting") state = "connected";
     },

@@ -19,6 +19,11 @@ export type N8nCommand =
       logLevel: LogLevel;
       /** What to log once the logger exists (a random key ring). */
       warnings: SettingsWarning[];
+      /**
+       * Whether a flag or variable named the store kind (`--store memory` included): without
+       * one, the CLI runs on the fs store in the user's cache folder.
+       */
+      storeChosen: boolean;
     };
 
 /** A command line or settings problem, as the one line the CLI prints before exiting with 2. */
@@ -80,6 +85,8 @@ export function loadN8nOptions(argv: readonly string[], environment: Environment
       settings,
       logLevel: values.logLevel,
       warnings: [...warnings, ...unreadNames(environment)],
+      storeChosen:
+        line.values.store !== undefined || (environment.BOUNDED_MCP_STORE ?? "").trim() !== "",
     };
   } catch (error) {
     if (SettingsError.isInstance(error)) {

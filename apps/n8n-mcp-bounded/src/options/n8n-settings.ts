@@ -13,9 +13,13 @@ import { LOG_LEVELS } from "../runtime/create-stderr-logger.js";
 /** The default authority of descriptor URIs: `artifact://n8n-mcp/<id>`. */
 export const N8N_MCP_NAMESPACE = "n8n-mcp";
 
-/** The adapter's rows as this app uses them: the namespace defaults to `n8n-mcp`. */
+/**
+ * The adapter's rows as this app uses them: the namespace defaults to `n8n-mcp`; the store's
+ * default, as the CLI applies it, is the fs store in the user's cache folder.
+ */
 export const N8N_ADAPTER_SETTINGS = Object.freeze({
   ...ADAPTER_SETTINGS,
+  store: { ...ADAPTER_SETTINGS.store, defaultText: "fs in the user's cache folder" },
   namespace: { ...ADAPTER_SETTINGS.namespace, default: N8N_MCP_NAMESPACE },
 });
 

@@ -22,11 +22,15 @@ export interface BoundedConnection {
   close(): Promise<void>;
 }
 
-/** The environment of a test child: the test's PATH and HOME, telemetry off by default. */
+/**
+ * The environment of a test child: the test's PATH, HOME and XDG_CACHE_HOME (a temporary folder
+ * for the run, so the CLI's default store never writes to the real user cache).
+ */
 export function testEnvironment(extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? "",
     BOUNDED_MCP_KEYS: TEST_KEYS,
     ...extra,
   };

@@ -7,6 +7,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthTokens } from "./auth-tokens.js";
+import type { ProxyMetrics } from "./metrics.js";
 import { readJsonBody } from "./read-body.js";
 import { createRequestGuard, type RequestGuard } from "./request-guard.js";
 import { createSessionRegistry } from "./session-registry.js";
@@ -30,6 +31,8 @@ export interface HttpProxyOptions {
   maxBodyBytes: number;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
+  /** Served at `GET /metrics` (Prometheus text), like /healthz without a token; null: 404. */
+  metrics?: ProxyMetrics | null;
   logger: Logger;
   clock?: () => number;
 }
@@ -65,6 +68,12 @@ function sendRpcError(
   sendJson(response, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
 }
 
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase();
+  return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
 function isInitializeBody(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
 }
@@ -75,8 +84,10 @@ function isInitializeBody(body: unknown): boolean {
  * client; at most `maxSessions` (503 beyond), closed after `idleTimeoutMs` without requests; a
  * session belongs to the principal that created it. Stateless: one upstream shared by every
  * request, a fresh relay server per request, the bearer token's principal as the caller scope.
- * Every request passes, in order: `GET /healthz` (200, no checks), path (404), Host (403),
- * Origin (403), bearer token (401 with WWW-Authenticate), shutdown (503), body size (413).
+ * Every request passes, in order: `GET /healthz` (200, no checks) and `GET /metrics`
+ * (Prometheus text, no checks either: it holds counts and tool names, never payloads or ids),
+ * path (404), Host (403), Origin (403), bearer token (401 with WWW-Authenticate), shutdown (503),
+ * body size (413). Listening beyond loopback without tokens logs one warning.
  */
 export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const { logger, relay: boundedRelay } = options;
@@ -179,6 +190,11 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
     if (url.pathname === "/healthz" && request.method === "GET") {
       return sendJson(response, 200, { status: stopping ? "stopping" : "ok" });
     }
+    if (url.pathname === "/metrics" && request.method === "GET" && options.metrics) {
+      const text = await options.metrics.render();
+      response.writeHead(200, { "content-type": options.metrics.contentType });
+      return response.end(text);
+    }
     if (url.pathname !== options.path) return sendRpcError(response, 404, "Not Found");
     if (!guard.hostAllowed(request)) {
       return sendRpcError(response, 403, `Host "${request.headers.host}" is not allowed`);
@@ -238,6 +254,12 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
   });
   const { port } = server.address() as AddressInfo;
   guard = createRequestGuard({ ...options, port });
+  if (options.authTokens === null && !isLoopbackHost(options.host)) {
+    logger.warn(
+      `listening on ${options.host}, beyond loopback, without --auth-tokens: anyone who can reach the port can call the upstream's tools`,
+      { host: options.host },
+    );
+  }
   const sweep = setInterval(
     () =>
       void registry.closeIdle(clock()).then((closed) => {

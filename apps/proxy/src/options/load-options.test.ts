@@ -136,6 +136,15 @@ describe("loadOptions", () => {
     });
   });
 
+  it("says whether a store was chosen (without one, stdio uses the user's cache folder)", () => {
+    expect(run(["--", "x"]).storeChosen).toBe(false);
+    expect(run(["--store", "memory", "--", "x"]).storeChosen).toBe(true);
+    expect(run(["--", "x"], { BOUNDED_MCP_STORE: "memory" }).storeChosen).toBe(true);
+    expect(
+      run(["--config", "/c.json"], {}, { "/c.json": { store: "memory", command: ["x"] } }),
+    ).toMatchObject({ storeChosen: true, settings: { store: { kind: "memory" } } });
+  });
+
   it("turns --no-resource-links into the adapter's setting", () => {
     expect(run(["--no-resource-links", "--", "x"]).settings.resourceLinks).toBe(false);
   });

@@ -39,6 +39,11 @@ export interface ProxyOptions {
   settings: AdapterSettings;
   /** What to log once the logger exists (a random key ring, names this proxy does not read). */
   warnings: SettingsWarning[];
+  /**
+   * Whether a flag, variable or config key named the store kind (`--store memory` included):
+   * without one, stdio runs on the fs store in the user's cache folder (see runProxy).
+   */
+  storeChosen: boolean;
 }
 
 /** What the command line asks for: help, the version, or a proxy run with these options. */
@@ -178,6 +183,10 @@ export function loadOptions(
       logLevel: values.logLevel,
       settings,
       warnings: [...warnings, ...unreadNames(environment)],
+      storeChosen:
+        line.values.store !== undefined ||
+        (environment.BOUNDED_MCP_STORE ?? "").trim() !== "" ||
+        file.store !== undefined,
     };
     return { action: "run", options };
   } catch (error) {

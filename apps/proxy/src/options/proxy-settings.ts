@@ -179,5 +179,15 @@ export const PROXY_SETTINGS = Object.freeze({
   }),
 });
 
-/** Every setting of bounded-mcp-proxy: the adapter's rows, then the proxy's own. */
-export const PROXY_TABLE = Object.freeze({ ...ADAPTER_SETTINGS, ...PROXY_SETTINGS });
+/**
+ * Every setting of bounded-mcp-proxy: the adapter's rows (the store's default as this program
+ * applies it), then the proxy's own.
+ */
+export const PROXY_TABLE = Object.freeze({
+  ...ADAPTER_SETTINGS,
+  store: {
+    ...ADAPTER_SETTINGS.store,
+    defaultText: "stdio: fs in the user's cache folder; http: memory",
+  },
+  ...PROXY_SETTINGS,
+});

@@ -1,9 +1,14 @@
 import type { Logger } from "@bounded-mcp/mcp-adapter";
+import type { SettingsWarning } from "@bounded-mcp/mcp-adapter/settings";
 import { createBoundedRelay, serveStdio } from "@bounded-mcp/relay";
 import { loadAuthTokens } from "../http/auth-tokens.js";
 import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
+import { createProxyMetrics } from "../http/metrics.js";
 import type { ProxyOptions } from "../options/load-options.js";
+import { checkS3Bucket } from "./check-s3-bucket.js";
+import { chooseStdioStore } from "./choose-stdio-store.js";
 import { createProxyAdapter } from "./create-adapter.js";
+import { findCommand } from "./find-command.js";
 import { loadHooks } from "./load-hooks.js";
 import { toUpstreamSpec } from "./upstream-spec.js";
 
@@ -18,6 +23,11 @@ export interface RunningProxy {
   readonly ended: Promise<number>;
   /** Graceful stop: in-flight calls finish, then sessions, upstreams (children) and the store close. */
   close(): Promise<void>;
+  /**
+   * The options' warnings that still hold once the store is chosen (the random key ring one is
+   * gone when the key file of the user's cache folder is used): log them once started.
+   */
+  readonly warnings: readonly SettingsWarning[];
 }
 
 /** What runProxy needs besides the options. */
@@ -31,20 +41,42 @@ export interface RunProxyDependencies {
  * Starts bounded-mcp-proxy from validated options: one adapter (store, key ring) and one bounded
  * relay for the process, then either one stdio downstream with one upstream, or the HTTP
  * listener. Unusable options (adapter settings, the token file, the hooks module) throw a
- * UsageError before anything listens.
+ * UsageError before anything listens; an upstream command not found on PATH throws an Error
+ * (the CLI exits 1).
  */
 export async function runProxy(
   options: ProxyOptions,
   dependencies: RunProxyDependencies,
 ): Promise<RunningProxy> {
   const { logger } = dependencies;
+  // A missing command never starts: say so now (exit 1), not at the first client's initialize,
+  // which may never come (a client that closes stdin at once).
+  if (options.upstream.kind === "stdio" && findCommand(options.upstream.command) === null) {
+    throw new Error(
+      `upstream command "${options.upstream.command}" was not found: is it installed and on PATH?`,
+    );
+  }
   const authTokens = options.authTokensFile
     ? loadAuthTokens(options.authTokensFile, dependencies.readFile)
     : null;
   const hooks = options.hooks === null ? undefined : await loadHooks(options.hooks);
-  const bounded = await createProxyAdapter(options, logger);
+  if (options.settings.store.kind === "s3") await checkS3Bucket(options.settings.store);
+  const chosen = chooseStdioStore(options, logger);
+  const bounded = await createProxyAdapter(chosen.options, logger);
+  const { warnings } = chosen.options;
+  // /metrics reads the relay's stats at scrape time and gets each call's event as it is answered.
+  const metrics =
+    options.listen.kind === "http"
+      ? createProxyMetrics({
+          stats: () => relay.stats(),
+          get sessionCount() {
+            return relay.sessionCount;
+          },
+        })
+      : null;
   const relay = createBoundedRelay({
     bounded,
+    ...(metrics === null ? {} : { onToolCall: (event) => metrics.observe(event) }),
     upstream: toUpstreamSpec(options.upstream),
     ...(hooks === undefined ? {} : { hooks }),
     logger,
@@ -58,6 +90,8 @@ export async function runProxy(
     markEnded = resolve;
   });
   const finish = async (code: number) => {
+    // The summary of the whole run, once: what bounding saved, how the parse cache did.
+    logger.info("stats at exit", { ...relay.stats().totals });
     await relay.close();
     await bounded.dispose();
     markEnded(code);
@@ -74,12 +108,14 @@ export async function runProxy(
       maxBodyBytes: options.maxBodyBytes,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      metrics,
       logger,
     });
     let closing: Promise<void> | undefined;
     return {
       url: http.url,
       ended,
+      warnings,
       close: () => {
         closing ??= http.close().then(() => finish(0));
         return closing;
@@ -93,6 +129,7 @@ export async function runProxy(
   return {
     url: null,
     ended,
+    warnings,
     close: async () => {
       await serving.stop();
       await finished;

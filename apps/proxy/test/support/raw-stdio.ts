@@ -37,6 +37,8 @@ export function spawnRawStdioProxy(
   });
   let stdout = "";
   let stderr = "";
+  // A proxy that exits at start (a missing upstream command) closes its stdin under a write.
+  child.stdin.on("error", () => undefined);
   child.stdout.on("data", (chunk: Buffer) => {
     stdout += chunk.toString("utf8");
   });

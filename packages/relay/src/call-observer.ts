@@ -1,0 +1,154 @@
+import type { BoundedMcp, Logger } from "@bounded-mcp/mcp-adapter";
+
+/**
+ * What one answered tools/call turned out to be, for logs and metrics: a bounded result (an
+ * artifact), a bounded error (nothing stored), a result passed through inline, or a query.
+ */
+export interface RelayCallEvent {
+  /** The tool called (the query tool's name for queries). */
+  tool: string;
+  kind: "bounded" | "bounded_error" | "inline" | "query";
+  /** From the call's arrival to its answer, upstream and bounding included. */
+  ms: number;
+  /** The result's serialized bytes as the tool produced them (bounded results and errors), else null. */
+  bytesReceived: number | null;
+  /** Bytes of the answer's JSON as sent to the model. */
+  bytesToModel: number;
+  /** The stored artifact (bounded results) or the queried one, else null. */
+  artifactId: string | null;
+  /** The contract's error code of a bounded error or a failed query, else null. */
+  errorCode: string | null;
+}
+
+type Record_ = Record<string, unknown>;
+
+function asRecord(value: unknown): Record_ | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record_)
+    : undefined;
+}
+
+/** The answer's JSON: structuredContent, else the first text block when it is a small JSON object. */
+function envelopeOf(result: Record_): Record_ | undefined {
+  const structured = asRecord(result.structuredContent);
+  if (structured !== undefined) return structured;
+  const first = asRecord((result.content as unknown[] | undefined)?.[0]);
+  if (first?.type !== "text" || typeof first.text !== "string" || first.text.length > 65_536) {
+    return undefined;
+  }
+  try {
+    return asRecord(JSON.parse(first.text));
+  } catch {
+    return undefined;
+  }
+}
+
+function codeOf(value: unknown): string | null {
+  const code = asRecord(asRecord(value)?.error)?.code;
+  return typeof code === "string" ? code : null;
+}
+
+/** Classifies one answered call from its arguments and its result (pure; never throws). */
+export function describeCall(
+  tool: string,
+  queryTool: string,
+  argumentsValue: unknown,
+  result: unknown,
+  ms: number,
+): RelayCallEvent {
+  const record = asRecord(result) ?? {};
+  const bytesToModel = Buffer.byteLength(JSON.stringify(result) ?? "");
+  const envelope = envelopeOf(record);
+  const meta = asRecord(envelope?.responseMeta);
+  const base = { tool, ms, bytesToModel };
+  if (tool === queryTool) {
+    const artifactId = asRecord(argumentsValue)?.artifactId;
+    return {
+      ...base,
+      kind: "query",
+      bytesReceived: null,
+      artifactId: typeof artifactId === "string" ? artifactId : null,
+      errorCode: codeOf(envelope?.response) ?? codeOf(envelope),
+    };
+  }
+  const serialized = meta?.serializedBytes;
+  const artifactId = asRecord(meta?.artifact)?.id;
+  const bounded = meta?.contractVersion !== undefined && typeof serialized === "number";
+  if (bounded && typeof artifactId === "string") {
+    return { ...base, kind: "bounded", bytesReceived: serialized, artifactId, errorCode: null };
+  }
+  if (bounded && codeOf(envelope) !== null) {
+    return {
+      ...base,
+      kind: "bounded_error",
+      bytesReceived: serialized,
+      artifactId: null,
+      errorCode: codeOf(envelope),
+    };
+  }
+  return { ...base, kind: "inline", bytesReceived: null, artifactId: null, errorCode: null };
+}
+
+/** Options of {@link observeToolCalls}. */
+export interface CallObserverOptions {
+  logger: Logger;
+  /** Receives every answered call (metrics); a throw is logged, never fails the call. */
+  onToolCall?: ((event: RelayCallEvent) => void) | undefined;
+  /** Milliseconds; default performance.now. */
+  now?: () => number;
+}
+
+/** The one log line of an event: info for bounded results and errors, debug otherwise. */
+function logCall(logger: Logger, event: RelayCallEvent): void {
+  const { tool, ms, bytesReceived, bytesToModel, artifactId, errorCode } = event;
+  if (event.kind === "bounded") {
+    logger.info("bounded result", { tool, bytesReceived, bytesToModel, artifactId, ms });
+  } else if (event.kind === "bounded_error") {
+    logger.info("bounded error", { tool, code: errorCode, bytesReceived, ms });
+  } else if (event.kind === "query" && errorCode !== null) {
+    logger.info("query error", { tool, code: errorCode, artifactId, ms });
+  } else if (event.kind === "query") {
+    logger.debug("query answered", { tool, artifactId, bytesToModel, ms });
+  }
+}
+
+/**
+ * The adapter as the relay uses it, with every tools/call answer of its sessions timed and
+ * described: one info log line per bounded result (tool, bytes received, bytes to the model,
+ * artifact id, ms), per bounded error and per failed query (its code); successful queries and
+ * inline results at debug (queries) or not at all (inline). `onToolCall` receives every event.
+ * Limits: `ms` includes the wait for the upstream; a call that throws (a protocol error) is not
+ * described; inline results are measured by one JSON.stringify of the answer (at most
+ * inlineBytes).
+ */
+export function observeToolCalls(bounded: BoundedMcp, options: CallObserverOptions): BoundedMcp {
+  const now = options.now ?? (() => performance.now());
+  const queryTool = bounded.queryTool.name;
+  const report = (event: RelayCallEvent) => {
+    logCall(options.logger, event);
+    try {
+      options.onToolCall?.(event);
+    } catch (error) {
+      options.logger.warn("the tool-call observer failed", { error: String(error) });
+    }
+  };
+  return {
+    ...bounded,
+    openSession(sessionOptions) {
+      const session = bounded.openSession(sessionOptions);
+      return {
+        ...session,
+        async runToolCall(request, extra, next) {
+          const started = now();
+          const result = await session.runToolCall(request, extra, next);
+          const params = asRecord(request.params);
+          const tool = typeof params?.name === "string" ? params.name : "unknown";
+          report(
+            describeCall(tool, queryTool, params?.arguments, result, Math.round(now() - started)),
+          );
+          return result;
+        },
+      };
+    },
+  };
+}
