@@ -10,7 +10,7 @@ const manifests = readWorkspace(ROOT).map((pkg) => ({
   manifest: JSON.parse(readFileSync(join(pkg.dir, "package.json"), "utf8")),
 }));
 
-describe.each(manifests)("$manifest.name package.json (CONTRIBUTING.md: one package shape)", ({ dir, manifest }) => {
+describe.each(manifests)("$manifest.name package.json (CONTRIBUTING.md)", ({ dir, manifest }) => {
   it("is a published ESM package without side effects that ships only dist", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.type).toBe("module");
