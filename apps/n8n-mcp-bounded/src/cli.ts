@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   try {
     command = loadN8nOptions(process.argv.slice(2), process.env);
   } catch (error) {
-    if (!(error instanceof N8nUsageError)) throw error;
+    if (!N8nUsageError.isInstance(error)) throw error;
     process.stderr.write(`n8n-mcp-bounded: ${error.message}\n`);
     process.exit(2);
   }

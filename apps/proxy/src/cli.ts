@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   try {
     loaded = loadOptions(process.argv.slice(2), process.env, readFile);
   } catch (error) {
-    if (error instanceof UsageError) refuse(error);
+    if (UsageError.isInstance(error)) refuse(error);
     throw error;
   }
   if (loaded.action === "help") {
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   try {
     proxy = await runProxy(options, { logger, version, readFile });
   } catch (error) {
-    if (error instanceof UsageError) refuse(error);
+    if (UsageError.isInstance(error)) refuse(error);
     throw error;
   }
   // Said once the proxy started: a refusal (exit 2) stays the one line it is.

@@ -1,9 +1,12 @@
-// The public surface of @bounded-mcp/mcp-adapter (see README.md): named exports only, and only
-// what a server author or an app needs. Building blocks (bounder, query handler, descriptor
-// reader, artifact service, parse cache, schema checker, ...) stay internal so they can change
-// without a major release; `createBoundedMcp` composes them (the relay is @bounded-mcp/relay).
+// The public surface of @bounded-mcp/mcp-adapter (see README.md "API"): named exports only, and
+// only what a server author or an app needs; test/public-surface.test.ts pins every name (at most
+// about 35). Rarely needed names live in subpaths: `/settings` (the settings table, the settings'
+// detail types, withoutAdapterVariables) and `/testing` (createRecordingLogger). Building blocks
+// (bounder, query handler, descriptor reader, artifact service, parse cache, schema checker, ...)
+// stay internal so they can change without a major release; `createBoundedMcp` composes them
+// (the relay is @bounded-mcp/relay).
 
-export type { CallerScope, ScopeContext, ScopeResolver } from "./artifacts/scope.js";
+export type { ScopeContext, ScopeResolver } from "./artifacts/scope.js";
 export type {
   BoundContext,
   BoundResult,
@@ -11,21 +14,13 @@ export type {
   PreviewInput,
 } from "./bounding/bound-result.js";
 export { createPreviewOverride, type PreviewOverride } from "./bounding/preview-override.js";
-export { withoutAdapterVariables } from "./config/child-environment.js";
 export {
   type AdapterSettings,
-  type ResolveSettingsInput,
   resolveSettings,
   type SettingsOptions,
-  type StoreSettings,
 } from "./config/resolve-settings.js";
-export { SettingsError, type SettingsIssue } from "./config/settings-error.js";
+export { SettingsError } from "./config/settings-error.js";
 export { type LogFields, type Logger, SILENT_LOGGER } from "./logging/logger.js";
-export {
-  createRecordingLogger,
-  type LogRecord,
-  type RecordingLogger,
-} from "./logging/recording-logger.js";
 export { createLoggerFrom, type StructuredLogTarget } from "./logging/structured-logger.js";
 export {
   getRawCallToolRequest,
@@ -51,4 +46,4 @@ export type {
   SessionExtra,
   ToolCallNext,
 } from "./server/open-session.js";
-export type { StatsSnapshot, ToolStats } from "./stats/stats-collector.js";
+export type { StatsSnapshot } from "./stats/stats-collector.js";

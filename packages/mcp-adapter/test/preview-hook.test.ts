@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { PreviewHook, PreviewInput } from "../src/bounding/bound-result.js";
 import { createPreviewOverride } from "../src/bounding/preview-override.js";
-import { createRecordingLogger } from "../src/logging/recording-logger.js";
+import { createRecordingLogger } from "../src/testing/recording-logger.js";
 import { itemsPayloadOfSize, jsonTextResult } from "./support/fixtures.js";
 import { closeAfterEach, connectLowLevelServer, createTestAdapter } from "./support/harness.js";
 

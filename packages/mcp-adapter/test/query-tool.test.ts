@@ -2,8 +2,8 @@ import { QueryErrorResultSchema, QueryResultSchema } from "@bounded-mcp/contract
 import { type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRecordingLogger } from "../src/logging/recording-logger.js";
 import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
+import { createRecordingLogger } from "../src/testing/recording-logger.js";
 import { itemsPayload, jsonBytes } from "./support/fixtures.js";
 import {
   artifactOf,

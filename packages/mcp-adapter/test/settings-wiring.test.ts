@@ -1,7 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { createRecordingLogger, SettingsError } from "../src/index.js";
+import { SettingsError } from "../src/index.js";
 import { createBoundedMcp } from "../src/server/create-bounded-mcp.js";
+import { createRecordingLogger } from "../src/testing/index.js";
 import { itemsPayloadOfSize, jsonTextResult } from "./support/fixtures.js";
 import { TEST_KEYS } from "./support/harness.js";
 

@@ -5,10 +5,10 @@ import { BoundedEnvelopeSchema, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import {
   type BoundedMcp,
   createBoundedMcp,
-  createRecordingLogger,
   getRawCallToolRequest,
   setRawCallToolResult,
 } from "@bounded-mcp/mcp-adapter";
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { createRecordingLogger } from "@bounded-mcp/mcp-adapter";
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLinearStdioServerTransport } from "./linear-stdio-server-transport.js";

@@ -1,4 +1,5 @@
-import { type BoundedMcp, createBoundedMcp, createRecordingLogger } from "@bounded-mcp/mcp-adapter";
+import { type BoundedMcp, createBoundedMcp } from "@bounded-mcp/mcp-adapter";
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import {

@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
-import { type BoundedMcp, createBoundedMcp, createRecordingLogger } from "@bounded-mcp/mcp-adapter";
+import { type BoundedMcp, createBoundedMcp } from "@bounded-mcp/mcp-adapter";
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type BoundedRelay, createBoundedRelay } from "./create-bounded-relay.js";

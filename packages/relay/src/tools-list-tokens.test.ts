@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BoundedEnvelopeSchema, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { type BoundedMcp, createBoundedMcp } from "@bounded-mcp/mcp-adapter";
+import { findStrictSchemaProblems } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -12,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BoundedRelay, createBoundedRelay } from "./create-bounded-relay.js";
 import { SERVER_FILESYSTEM_PATH } from "./test-support/fixture-paths.js";
 import { createPayloadText } from "./test-support/payload.mjs";
-import { findStrictSchemaProblems } from "./test-support/strict-schema-walker.js";
 
 /** cl100k_base (js-tiktoken): a real tokenizer, so budgets are in the unit a model pays. */
 const encoding = getEncoding("cl100k_base");

@@ -103,6 +103,9 @@ function importViolation(
   if (name === pkg.name) return null;
   if (APPS.includes(name)) return `imports app ${name}`;
   const test = isTestFile(file);
+  if (!test && specifier === `${name}/testing`) {
+    return `imports the test helpers ${specifier} from production code`;
+  }
   const allowed =
     rule.allowed.includes("*") ||
     rule.allowed.includes(name) ||

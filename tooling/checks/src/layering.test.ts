@@ -58,6 +58,21 @@ describe("checkLayering", () => {
     ]);
   });
 
+  it("rejects production code importing another package's /testing entry, not its tests", () => {
+    const pkg = fakePackage("@bounded-mcp/relay", {
+      "src/x.ts": 'import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";',
+      "src/x.test.ts": 'import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";',
+      "src/test-support/y.ts": 'import { metaFor } from "@bounded-mcp/stores/testing";',
+    });
+    expect(checkLayering([pkg], LAYER_RULES)).toEqual([
+      {
+        package: "@bounded-mcp/relay",
+        where: "src/x.ts",
+        message: "imports the test helpers @bounded-mcp/mcp-adapter/testing from production code",
+      },
+    ]);
+  });
+
   it("rejects query-core doing I/O through a Node built-in", () => {
     const pkg = fakePackage("@bounded-mcp/query-core", {
       "src/x.ts": 'import { readFile } from "node:fs";',

@@ -3,6 +3,8 @@
  * (source) only what its rule names; Node built-ins are allowed unless `builtins` lists the only
  * ones it may use; `scoped` confines a dependency to one folder of src/ that is its own entry
  * point; `confined` confines a dependency to one folder of src/ the rest of the package imports.
+ * For every package, production sources (not tests, benchmarks or test-support/) never import
+ * another package's `/testing` entry (check-layering.ts).
  */
 export interface LayerRule {
   /** Workspace packages and npm packages this package may depend on and import. */

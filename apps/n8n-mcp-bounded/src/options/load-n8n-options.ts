@@ -1,3 +1,4 @@
+import { BoundedMcpError } from "@bounded-mcp/contract";
 import { type AdapterSettings, SettingsError } from "@bounded-mcp/mcp-adapter";
 import {
   type Environment,
@@ -26,13 +27,15 @@ export type N8nCommand =
       storeChosen: boolean;
     };
 
-/** A command line or settings problem, as the one line the CLI prints before exiting with 2. */
-export class N8nUsageError extends Error {
-  readonly code = "USAGE" as const;
+/**
+ * A command line or settings problem, as the one line the CLI prints before exiting with 2.
+ * Recognise it with `N8nUsageError.isInstance` (see the contract's BoundedMcpError).
+ */
+export class N8nUsageError extends BoundedMcpError<"USAGE"> {
+  static override readonly kind = "n8n-mcp-bounded.N8nUsageError";
 
   constructor(message: string) {
-    super(message);
-    this.name = "N8nUsageError";
+    super("USAGE", message);
   }
 }
 

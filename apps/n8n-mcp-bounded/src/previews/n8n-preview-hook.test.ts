@@ -1,4 +1,5 @@
-import { createPreviewOverride, createRecordingLogger } from "@bounded-mcp/mcp-adapter";
+import { createPreviewOverride } from "@bounded-mcp/mcp-adapter";
+import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import { describe, expect, it } from "vitest";
 import { generateWorkflow } from "../../test/support/generate-workflow.js";
 import { createN8nPreviewHook } from "./n8n-preview-hook.js";

@@ -1,4 +1,4 @@
-import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
+import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter/settings";
 
 /**
  * The adapter settings' older names, from the n8n-mcp pull request "bound tool responses with

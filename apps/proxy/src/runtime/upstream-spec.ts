@@ -1,4 +1,4 @@
-import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter";
+import { withoutAdapterVariables } from "@bounded-mcp/mcp-adapter/settings";
 import type { UpstreamSpec } from "@bounded-mcp/relay";
 import type { UpstreamOptions } from "../options/load-options.js";
 

@@ -8,6 +8,7 @@ export {
   STORE_KINDS,
   type StoreKind,
 } from "./adapter-settings.js";
+export { withoutAdapterVariables } from "./child-environment.js";
 export {
   type CommandLine,
   type CommandLineOptions,
@@ -16,8 +17,10 @@ export {
 export type { Environment, SettingsLayers } from "./read-settings.js";
 export {
   type ResolvedSettings,
+  type ResolveSettingsInput,
   resolveSettingsWith,
   type SettingsWarning,
+  type StoreSettings,
 } from "./resolve-settings.js";
 export {
   defineSetting,
@@ -34,4 +37,5 @@ export {
 export { SETTING_KINDS } from "./setting-kinds.js";
 export { SETTING_RELATIONS } from "./setting-relations.js";
 export type { ParsedValue } from "./setting-values.js";
+export type { SettingsIssue } from "./settings-error.js";
 export { formatSettingsHelp, type SettingsHelpOptions } from "./settings-help.js";

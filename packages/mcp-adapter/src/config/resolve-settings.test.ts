@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { createKeyRing } from "@bounded-mcp/query-core";
 import { describe, expect, it } from "vitest";
-import { createRecordingLogger } from "../logging/recording-logger.js";
+import { createRecordingLogger } from "../testing/recording-logger.js";
 import {
   type ResolveSettingsInput,
   resolveSettings,

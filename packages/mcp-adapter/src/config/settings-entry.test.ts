@@ -12,6 +12,7 @@ describe("the @bounded-mcp/mcp-adapter/settings entry", () => {
       "formatSettingsHelp",
       "readCommandLine",
       "resolveSettingsWith",
+      "withoutAdapterVariables",
     ]);
   });
 });

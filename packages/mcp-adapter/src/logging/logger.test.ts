@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createRecordingLogger } from "../testing/recording-logger.js";
 import { SILENT_LOGGER } from "./logger.js";
-import { createRecordingLogger } from "./recording-logger.js";
 import { createWarnOnce } from "./warn-once.js";
 
 describe("SILENT_LOGGER", () => {

@@ -8,7 +8,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRecordingLogger } from "../logging/recording-logger.js";
+import { createRecordingLogger } from "../testing/recording-logger.js";
 import {
   getRawCallToolRequest,
   type ResultOverride,

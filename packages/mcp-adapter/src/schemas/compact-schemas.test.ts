@@ -10,13 +10,13 @@ import {
   TEXT_SEARCH_KEYS,
 } from "@bounded-mcp/contract";
 import { describe, expect, it } from "vitest";
+import { findStrictSchemaProblems } from "../testing/strict-schema-walker.js";
 import { createJsonSchemaChecker } from "./json-schema-validator.js";
 import {
   QUERY_TOOL_COMPACT_INPUT_SCHEMA,
   QUERY_TOOL_COMPACT_OUTPUT_SCHEMA,
 } from "./query-tool-schemas.js";
 import { BOUNDED_RESULT_JSON_SCHEMA, rewriteOutputSchema } from "./rewrite-output-schema.js";
-import { findStrictSchemaProblems } from "./test-support/strict-schema-walker.js";
 
 const CORPUS = fileURLToPath(new URL("../../../contract/test/corpus/", import.meta.url));
 

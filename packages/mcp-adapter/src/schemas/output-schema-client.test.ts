@@ -6,8 +6,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRecordingLogger } from "../logging/recording-logger.js";
 import { connectClient } from "../result-sdk/test-support/connect-client.js";
+import { createRecordingLogger } from "../testing/recording-logger.js";
 import { createOutputSchemaPolicy, type OutputSchemaPolicy } from "./output-schema-policy.js";
 import { BOUNDED_ENVELOPE, BOUNDED_ERROR } from "./test-support/bounded-fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRecordingLogger } from "../logging/recording-logger.js";
+import { createRecordingLogger } from "../testing/recording-logger.js";
 import { createOutputSchemaPolicy } from "./output-schema-policy.js";
 import { rewriteOutputSchema } from "./rewrite-output-schema.js";
 

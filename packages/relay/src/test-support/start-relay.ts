@@ -1,9 +1,5 @@
-import {
-  type BoundedMcp,
-  createBoundedMcp,
-  createRecordingLogger,
-  type RecordingLogger,
-} from "@bounded-mcp/mcp-adapter";
+import { type BoundedMcp, createBoundedMcp } from "@bounded-mcp/mcp-adapter";
+import { createRecordingLogger, type RecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";

@@ -1,4 +1,4 @@
-import type { LogFields, Logger } from "./logger.js";
+import type { LogFields, Logger } from "../logging/logger.js";
 
 /** One line a recording logger kept. */
 export interface LogRecord {

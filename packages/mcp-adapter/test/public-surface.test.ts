@@ -1,0 +1,124 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import * as settingsEntry from "../src/config/index.js";
+import * as adapter from "../src/index.js";
+import * as testingEntry from "../src/testing/index.js";
+
+/**
+ * Every name src/index.ts exports (values and types), read from its named re-export blocks:
+ * the entry is only `export { ... } from` / `export type { ... } from` lines (no `export *`).
+ */
+function exportedNames(source: string): { values: string[]; types: string[] } {
+  expect(source).not.toMatch(/export\s+\*/);
+  const values: string[] = [];
+  const types: string[] = [];
+  for (const block of source.matchAll(/export\s+(type\s+)?\{([^}]*)\}\s+from/g)) {
+    for (const raw of block[2]!.split(",")) {
+      const name = raw.trim();
+      if (name === "") continue;
+      if (block[1] !== undefined || name.startsWith("type "))
+        types.push(name.replace(/^type\s+/, ""));
+      else values.push(name);
+    }
+  }
+  return { values: values.sort(), types: types.sort() };
+}
+
+// Fails to typecheck when one of the pinned type names is no longer exported.
+type PinnedTypes = [
+  adapter.AdapterSession,
+  adapter.AdapterSettings,
+  adapter.BoundContext,
+  adapter.BoundResult,
+  adapter.BoundedMcp,
+  adapter.BoundedMcpOptions,
+  adapter.CallToolHandler,
+  adapter.JsonSchema,
+  adapter.LogFields,
+  adapter.Logger,
+  adapter.OpenSessionOptions,
+  adapter.OutputSchemaToolOptions,
+  adapter.PreviewHook,
+  adapter.PreviewInput,
+  adapter.PreviewOverride,
+  adapter.ResultOverride,
+  adapter.ScopeContext,
+  adapter.ScopeResolver,
+  adapter.SessionExtra,
+  adapter.SettingsOptions,
+  adapter.StatsSnapshot,
+  adapter.StructuredLogTarget,
+  adapter.ToolCallNext,
+];
+
+/** One name per pinned type: the list below must have exactly as many entries as PinnedTypes. */
+type NamesOf<Types extends unknown[]> = { [Index in keyof Types]: string };
+
+describe("@bounded-mcp/mcp-adapter public surface", () => {
+  it("exports exactly the runtime names README.md's API section documents", () => {
+    expect(
+      Object.fromEntries(
+        Object.keys(adapter)
+          .sort()
+          .map((name) => [name, typeof (adapter as Record<string, unknown>)[name]]),
+      ),
+    ).toEqual({
+      SILENT_LOGGER: "object",
+      SettingsError: "function",
+      createBoundedMcp: "function",
+      createLoggerFrom: "function",
+      createPreviewOverride: "function",
+      createResultSdkTransport: "function",
+      getRawCallToolRequest: "function",
+      resolveSettings: "function",
+      rewriteOutputSchema: "function",
+      setRawCallToolResult: "function",
+      toStructuredContent: "function",
+      withResultSdk: "function",
+    });
+  });
+
+  it("exports exactly the pinned type names, at most 35 names in all", () => {
+    const source = readFileSync(new URL("../src/index.ts", import.meta.url), "utf8");
+    const { values, types } = exportedNames(source);
+    expect(values).toEqual(Object.keys(adapter).sort());
+    const pinned: NamesOf<PinnedTypes> = [
+      "AdapterSession",
+      "AdapterSettings",
+      "BoundContext",
+      "BoundResult",
+      "BoundedMcp",
+      "BoundedMcpOptions",
+      "CallToolHandler",
+      "JsonSchema",
+      "LogFields",
+      "Logger",
+      "OpenSessionOptions",
+      "OutputSchemaToolOptions",
+      "PreviewHook",
+      "PreviewInput",
+      "PreviewOverride",
+      "ResultOverride",
+      "ScopeContext",
+      "ScopeResolver",
+      "SessionExtra",
+      "SettingsOptions",
+      "StatsSnapshot",
+      "StructuredLogTarget",
+      "ToolCallNext",
+    ];
+    expect(types).toEqual([...pinned].sort());
+    expect(values.length + types.length).toBe(35);
+  });
+
+  it("keeps test helpers under /testing and the settings' detail names under /settings", () => {
+    expect(Object.keys(testingEntry).sort()).toEqual([
+      "createRecordingLogger",
+      "findStrictSchemaProblems",
+    ]);
+    expect(Object.keys(settingsEntry)).toContain("withoutAdapterVariables");
+    for (const moved of ["createRecordingLogger", "withoutAdapterVariables"]) {
+      expect(Object.keys(adapter)).not.toContain(moved);
+    }
+  });
+});
