@@ -533,6 +533,17 @@ describe("§9 extensions against a naive reference", { timeout: 120_000 }, () =>
             }),
           };
           if (input.sort) moved.sort = input.sort;
+          // "/zz" and "zz" are two labels at the top level but one ("/value/zz") once moved: the
+          // contract refuses such a request, so it is not one this property can compare.
+          const labels = [
+            ...(groupBy === undefined ? [] : typeof groupBy === "string" ? [groupBy] : groupBy).map(
+              underValue,
+            ),
+            ...(moved.aggregate.metrics ?? []).map((m) =>
+              JSON.stringify([m.op, m.path, m.measure]),
+            ),
+          ];
+          fc.pre(new Set(labels).size === labels.length);
         } else if (input.sort) {
           moved.sort = input.sort.map((key) => ({ ...key, path: underValue(key.path) }));
         }
