@@ -1,4 +1,4 @@
-import type { StoreSettings } from "@bounded-mcp/mcp-adapter";
+import type { StoreSettings } from "@bounded-mcp/mcp-adapter/settings";
 
 /** How long the start-up HeadBucket may take before the proxy gives up. */
 export const S3_CHECK_DEADLINE_MS = 5_000;
