@@ -126,6 +126,20 @@ try {
     cursor: first.responseMeta.nextCursor,
   });
   await ask("6. text search for one SKU", { textSearch: { query: "SKU-04242" } });
+  await ask("7. products and stock per category, in one call (aggregate)", {
+    responsePath: "/products",
+    aggregate: {
+      groupBy: "/category",
+      metrics: [{ op: "count" }, { op: "sum", path: "/stock" }, { op: "max", path: "/price" }],
+    },
+  });
+  await ask("8. the three most expensive active products (sort)", {
+    responsePath: "/products",
+    filters: [{ path: "/status", value: "active" }],
+    sort: [{ path: "/price", order: "desc" }],
+    fields: ["sku", "name", "price"],
+    pageSize: 3,
+  });
   section("done");
   console.log(
     "Put your own server behind it: npx bounded-mcp-proxy -- <command> [args...]  (see apps/proxy/README.md)",
