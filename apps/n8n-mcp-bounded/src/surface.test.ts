@@ -1,21 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readEntryExports } from "@bounded-mcp/vitest-config/surface";
 import { describe, expect, it } from "vitest";
 import * as app from "./index.js";
 
-/** The type names src/index.ts re-exports (`type X` inside its named `export { ... } from` blocks). */
-function exportedTypeNames(): string[] {
-  const source = readFileSync(new URL("./index.ts", import.meta.url), "utf8");
-  expect(source).not.toMatch(/export\s+\*/);
-  return [...source.matchAll(/export\s+(type\s+)?\{([^}]*)\}\s+from/g)]
-    .flatMap((block) =>
-      block[2]!
-        .split(",")
-        .map((raw) => raw.trim())
-        .filter((name) => name !== "" && (block[1] !== undefined || name.startsWith("type ")))
-        .map((name) => name.replace(/^type\s+/, "")),
-    )
-    .sort();
-}
+const exportedTypeNames = () => readEntryExports(new URL("./index.ts", import.meta.url)).types;
 
 // Fails to typecheck when one of the type names README.md's "Programmatic use" needs is gone.
 type PinnedTypes = [

@@ -1,28 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readEntryExports } from "@bounded-mcp/vitest-config/surface";
 import { describe, expect, it } from "vitest";
 import * as settingsEntry from "../src/config/index.js";
 import * as adapter from "../src/index.js";
 import * as testingEntry from "../src/testing/index.js";
-
-/**
- * Every name src/index.ts exports (values and types), read from its named re-export blocks:
- * the entry is only `export { ... } from` / `export type { ... } from` lines (no `export *`).
- */
-function exportedNames(source: string): { values: string[]; types: string[] } {
-  expect(source).not.toMatch(/export\s+\*/);
-  const values: string[] = [];
-  const types: string[] = [];
-  for (const block of source.matchAll(/export\s+(type\s+)?\{([^}]*)\}\s+from/g)) {
-    for (const raw of block[2]!.split(",")) {
-      const name = raw.trim();
-      if (name === "") continue;
-      if (block[1] !== undefined || name.startsWith("type "))
-        types.push(name.replace(/^type\s+/, ""));
-      else values.push(name);
-    }
-  }
-  return { values: values.sort(), types: types.sort() };
-}
 
 // Fails to typecheck when one of the pinned type names is no longer exported.
 type PinnedTypes = [
@@ -79,8 +59,7 @@ describe("@bounded-mcp/mcp-adapter public surface", () => {
   });
 
   it("exports exactly the pinned type names, at most 35 names in all", () => {
-    const source = readFileSync(new URL("../src/index.ts", import.meta.url), "utf8");
-    const { values, types } = exportedNames(source);
+    const { values, types } = readEntryExports(new URL("../src/index.ts", import.meta.url));
     expect(values).toEqual(Object.keys(adapter).sort());
     const pinned: NamesOf<PinnedTypes> = [
       "AdapterSession",

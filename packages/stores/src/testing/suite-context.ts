@@ -101,8 +101,9 @@ export function createItWhen(
         }
       : (title, body) => {
           // Justified skip: a case of a capability the store declares it lacks (the memory store
-          // is neither persistent nor shared, the S3 store has no quota and no staging). Shown as skipped with
-          // the reason, so the report says what was not checked; a store declaring it runs it.
+          // is neither persistent nor shared; the S3 store has no quota and no staging). It is
+          // shown as skipped with the reason, so the report says what was not checked; a store
+          // that declares the capability runs the case.
           it.skip(`${title} (skipped: ${name} declares no "${capability}" capability)`, body);
         };
 }
