@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { serveStdio } from "@bounded-mcp/relay";
+import { type ChosenStore, chooseDefaultStdioStore, serveStdio } from "@bounded-mcp/relay";
 import { formatN8nHelp } from "./options/help.js";
 import { loadN8nOptions, type N8nCommand, N8nUsageError } from "./options/load-n8n-options.js";
 import { createChildEnvironment } from "./runtime/child-environment.js";
-import { chooseStdioStore } from "./runtime/choose-stdio-store.js";
 import { createN8nMcpBounded } from "./runtime/create-n8n-mcp-bounded.js";
 import { createStderrLogger } from "./runtime/create-stderr-logger.js";
 import { readN8nMcpVersion, resolveN8nMcpEntry } from "./runtime/n8n-mcp-entry.js";
@@ -43,13 +42,11 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createStderrLogger(command.logLevel);
-  let chosen: ReturnType<typeof chooseStdioStore>;
+  let chosen: ChosenStore;
   try {
-    chosen = chooseStdioStore(command, logger);
+    chosen = chooseDefaultStdioStore(command, logger);
   } catch (error) {
-    process.stderr.write(
-      `n8n-mcp-bounded: the default artifact folder cannot be used (${(error as Error).message}): set XDG_CACHE_HOME, --store-dir, or --store memory\n`,
-    );
+    process.stderr.write(`n8n-mcp-bounded: ${(error as Error).message}\n`);
     process.exit(1);
   }
   for (const warning of chosen.warnings) {

@@ -28,7 +28,11 @@ function asRecord(value: unknown): Record_ | undefined {
     : undefined;
 }
 
-/** The answer's JSON: structuredContent, else the first text block when it is a small JSON object. */
+/**
+ * The answer's JSON: structuredContent, else the first text block when it is a small JSON object
+ * that names a responseMeta (every branch of describeCall but "inline" reads it, so an ordinary
+ * JSON text passed through inline is not parsed a second time on its way to the model).
+ */
 function envelopeOf(result: Record_): Record_ | undefined {
   const structured = asRecord(result.structuredContent);
   if (structured !== undefined) return structured;
@@ -36,6 +40,7 @@ function envelopeOf(result: Record_): Record_ | undefined {
   if (first?.type !== "text" || typeof first.text !== "string" || first.text.length > 65_536) {
     return undefined;
   }
+  if (!first.text.includes('"responseMeta"')) return undefined;
   try {
     return asRecord(JSON.parse(first.text));
   } catch {

@@ -10,6 +10,7 @@ export {
   createBoundedRelay,
   type RelayConnectOptions,
 } from "./create-bounded-relay.js";
+export { type ChosenStore, chooseDefaultStdioStore } from "./default-stdio-store.js";
 export {
   createLinearStdioClientTransport,
   DEFAULT_MAX_MESSAGE_BYTES,

@@ -13,6 +13,7 @@ describe("@bounded-mcp/relay public surface", () => {
       DEFAULT_MAX_MESSAGE_BYTES: "number",
       STDIO_SHUTDOWN_GRACE_MS: "number",
       UPSTREAM_REQUEST_OPTIONS: "object",
+      chooseDefaultStdioStore: "function",
       createBoundedRelay: "function",
       createLinearStdioClientTransport: "function",
       createLinearStdioServerTransport: "function",
