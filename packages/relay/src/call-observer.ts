@@ -53,19 +53,38 @@ function codeOf(value: unknown): string | null {
   return typeof code === "string" ? code : null;
 }
 
-/** Classifies one answered call from its arguments and its result (pure; never throws). */
+/**
+ * Classifies one answered call from its arguments and its result (pure; never throws).
+ * `measureInline: false` leaves `bytesToModel` 0 on inline results instead of serializing the
+ * answer once more (the observer does so when no `onToolCall` reads inline events).
+ */
 export function describeCall(
   tool: string,
   queryTool: string,
   argumentsValue: unknown,
   result: unknown,
   ms: number,
+  options: { measureInline?: boolean } = {},
 ): RelayCallEvent {
+  const event = classifyCall(tool, queryTool, argumentsValue, result, ms);
+  const measured = event.kind !== "inline" || options.measureInline !== false;
+  return {
+    ...event,
+    bytesToModel: measured ? Buffer.byteLength(JSON.stringify(result) ?? "") : 0,
+  };
+}
+
+function classifyCall(
+  tool: string,
+  queryTool: string,
+  argumentsValue: unknown,
+  result: unknown,
+  ms: number,
+): Omit<RelayCallEvent, "bytesToModel"> {
   const record = asRecord(result) ?? {};
-  const bytesToModel = Buffer.byteLength(JSON.stringify(result) ?? "");
   const envelope = envelopeOf(record);
   const meta = asRecord(envelope?.responseMeta);
-  const base = { tool, ms, bytesToModel };
+  const base = { tool, ms };
   if (tool === queryTool) {
     const artifactId = asRecord(argumentsValue)?.artifactId;
     return {
@@ -124,7 +143,7 @@ function logCall(logger: Logger, event: RelayCallEvent): void {
  * inline results at debug (queries) or not at all (inline). `onToolCall` receives every event.
  * Limits: `ms` includes the wait for the upstream; a call that throws (a protocol error) is not
  * described; inline results are measured by one JSON.stringify of the answer (at most
- * inlineBytes).
+ * inlineBytes), and only when `onToolCall` is given (nothing else reads them).
  */
 export function observeToolCalls(bounded: BoundedMcp, options: CallObserverOptions): BoundedMcp {
   const now = options.now ?? (() => performance.now());
@@ -149,7 +168,9 @@ export function observeToolCalls(bounded: BoundedMcp, options: CallObserverOptio
           const params = asRecord(request.params);
           const tool = typeof params?.name === "string" ? params.name : "unknown";
           report(
-            describeCall(tool, queryTool, params?.arguments, result, Math.round(now() - started)),
+            describeCall(tool, queryTool, params?.arguments, result, Math.round(now() - started), {
+              measureInline: options.onToolCall !== undefined,
+            }),
           );
           return result;
         },

@@ -8,7 +8,7 @@ import { isJsonObject, jsonBytes } from "../query/json-values.js";
 import { compactPreview, PREVIEW_LADDER, SAMPLE_LADDER } from "./compact-preview.js";
 import { writeGuidance } from "./envelope-guidance.js";
 import { keysOf } from "./estimate-bytes.js";
-import { OMITTED_ITEMS_KEY, OMITTED_KEYS_KEY } from "./preview-markers.js";
+import { isItemsMarker, OMITTED_KEYS_KEY } from "./preview-markers.js";
 
 /** What createBoundedEnvelope needs: the parsed payload, its stored artifact and the budget. */
 export interface BoundedEnvelopeInput {
@@ -123,10 +123,4 @@ function showsAnyValue(data: unknown): boolean {
   const keys = keysOf(data).filter((key) => key !== OMITTED_KEYS_KEY);
   if (keys.length === 0) return !Object.hasOwn(data, OMITTED_KEYS_KEY);
   return keys.some((key) => showsAnyValue(data[key]));
-}
-
-function isItemsMarker(value: unknown): boolean {
-  return (
-    isJsonObject(value) && keysOf(value).length === 1 && Object.hasOwn(value, OMITTED_ITEMS_KEY)
-  );
 }

@@ -1,6 +1,7 @@
 import { jsonBytes } from "../query/json-values.js";
 import { keysOf } from "./estimate-bytes.js";
 import {
+  CUT_TOTAL,
   cutText,
   isCutText,
   OMITTED_ITEMS_KEY,
@@ -219,8 +220,6 @@ function marker(name: string, count: number): Record<string, number> {
   output[name] = count;
   return output;
 }
-
-const CUT_TOTAL = /…\[(\d+) chars total\]$/;
 
 /**
  * A string of a marked value: a string the value already cut keeps its original total when cut

@@ -2,7 +2,12 @@ import { type ArtifactRef, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { childOf, parsePointer } from "../pointer/pointer.js";
 import { isJsonObject } from "../query/json-values.js";
 import { keysOf } from "./estimate-bytes.js";
-import { isCutText, OMITTED_ITEMS_KEY, OMITTED_KEYS_KEY } from "./preview-markers.js";
+import {
+  isCutText,
+  isItemsMarker,
+  OMITTED_ITEMS_KEY,
+  OMITTED_KEYS_KEY,
+} from "./preview-markers.js";
 
 /** What the guidance of one envelope is written from. */
 export interface GuidanceFacts {
@@ -51,12 +56,6 @@ function valueAt(root: unknown, pointer: string): { found: boolean; value: unkno
     current = step.value;
   }
   return { found: true, value: current };
-}
-
-function isItemsMarker(value: unknown): boolean {
-  return (
-    isJsonObject(value) && keysOf(value).length === 1 && Object.hasOwn(value, OMITTED_ITEMS_KEY)
-  );
 }
 
 /** Whether a shown item or entry value shows every key it has (scalars have none to hide). */

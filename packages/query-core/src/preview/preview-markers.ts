@@ -1,3 +1,6 @@
+import { isJsonObject } from "../query/json-values.js";
+import { keysOf } from "./estimate-bytes.js";
+
 /** The marker an array's last item becomes when items were left out: `{"_omittedItems": n}`. */
 export const OMITTED_ITEMS_KEY = "_omittedItems";
 /** The key an object gains when keys were left out: `"_omittedKeys": n`. */
@@ -17,11 +20,19 @@ export const PREVIEW_MARKER_KEYS: readonly string[] = Object.freeze([
   DEDUPLICATED_KEY,
 ]);
 
-const CUT_PATTERN = /…\[\d+ chars total\]$/;
+/** The mark at the end of a cut string or key (`…[N chars total]`), N captured. */
+export const CUT_TOTAL = /…\[(\d+) chars total\]$/;
 
 /** Whether a string ends like a cut string or key of a preview (`…[N chars total]`). */
 export function isCutText(text: string): boolean {
-  return CUT_PATTERN.test(text);
+  return CUT_TOTAL.test(text);
+}
+
+/** Whether a value is an `{"_omittedItems": n}` marker: one key, that one. */
+export function isItemsMarker(value: unknown): boolean {
+  return (
+    isJsonObject(value) && keysOf(value).length === 1 && Object.hasOwn(value, OMITTED_ITEMS_KEY)
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   finishRows,
   groupItems,
 } from "./aggregate-rows.js";
-import { type CompiledPath, compileFilterPath, resolvesOnAny } from "./compiled-path.js";
+import { type CompiledPath, resolvesOnAny } from "./compiled-path.js";
 import type { CompiledSortKey } from "./extensions.js";
 import { type CompiledFilter, createFilterScan } from "./filters.js";
 import type { UnresolvedPath } from "./path-errors.js";
@@ -106,7 +106,7 @@ export function rowSortReaders(
     const label = key.path.label;
     const read = labels.includes(label)
       ? (row: unknown) => (row as Record<string, unknown>)[label]
-      : compileFilterPath(label).read;
+      : key.path.read;
     return { read, measure: key.measure, descending: key.descending };
   });
 }

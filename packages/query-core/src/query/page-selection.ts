@@ -24,13 +24,17 @@ export type PageBase = Pick<
   "artifactId" | "responsePath" | "inlineBytes" | "sourceTruncated" | "nextCursor" | "extensions"
 > & { offset: number; pageSize: number; warnings: string[] };
 
-function checkOffset(offset: number, total: number): void {
-  if (offset <= total) return;
-  throw new ContractError({
+/** INVALID_RESPONSE_CURSOR for a cursor whose offset lies past the selection's end. */
+export function pastEndError(offset: number, total: number): ContractError {
+  return new ContractError({
     code: "INVALID_RESPONSE_CURSOR",
     message: `The cursor points past the end of the selection (offset ${offset}, total ${total}). Drop it to start from the first page.`,
     details: { reason: "past_end" },
   });
+}
+
+function checkOffset(offset: number, total: number): void {
+  if (offset > total) throw pastEndError(offset, total);
 }
 
 function project(

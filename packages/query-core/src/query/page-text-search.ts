@@ -1,8 +1,7 @@
 import type { QueryRequest, QueryResult } from "@bounded-mcp/contract";
-import { ContractError } from "@bounded-mcp/contract";
 import type { Work } from "../schedule/work.js";
 import { buildPage } from "./page-result.js";
-import type { PageBase } from "./page-selection.js";
+import { type PageBase, pastEndError } from "./page-selection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
 import { type SearchRoot, searchText } from "./text-search.js";
@@ -27,14 +26,6 @@ function outermostRows(rows: readonly Record<string, unknown>[]): SearchRoot[] {
     if (!inside) roots.push({ pointer, value: row.value });
   }
   return roots;
-}
-
-function pastEnd(message: string): ContractError {
-  return new ContractError({
-    code: "INVALID_RESPONSE_CURSOR",
-    message: `The cursor points past the end of the selection (${message}). Drop it to start from the first page.`,
-    details: { reason: "past_end" },
-  });
 }
 
 /** Where a textSearch page starts: the scan position and match count a resuming cursor carries. */
@@ -78,7 +69,7 @@ export function* pageTextSearch(
     workMs: context.limits.queryWorkMs,
   });
   if (outcome.complete && (outcome.position < resumeAt || resume.offset > outcome.total)) {
-    throw pastEnd(`offset ${resume.offset}, total ${outcome.total}`);
+    throw pastEndError(resume.offset, outcome.total);
   }
   const found = outcome.matches.length;
   return buildPage({

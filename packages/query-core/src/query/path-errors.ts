@@ -163,7 +163,8 @@ export function unresolvedPaths(
   return new ContractError({ code: "FILTER_PATH_UNRESOLVED", message, details });
 }
 
-function capitalize(text: string): string {
+/** The text with its first letter upper-cased (messages that start with a `where(...)`). */
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -21,7 +21,7 @@ import {
 } from "./extensions.js";
 import { type CompiledFilter, compileFilters, filterPaths, mapFilterPaths } from "./filters.js";
 import { createRecord, isJsonObject } from "./json-values.js";
-import { unresolvedFields, where } from "./path-errors.js";
+import { capitalize, unresolvedFields, where } from "./path-errors.js";
 import type { SelectedValue } from "./select-path.js";
 
 /** How a selection is answered when fields, filters or objectMode apply. */
@@ -83,10 +83,6 @@ export interface PlanNotes {
 }
 
 const MAX_CANDIDATES = 30;
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 function arrayChildren(object: Record<string, unknown>): string[] {
   const keys: string[] = [];

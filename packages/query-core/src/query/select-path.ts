@@ -70,12 +70,11 @@ function suggestedRequestOf(
   request: QueryRequest,
   suggestion: ItemKeySuggestion,
 ): Record<string, unknown> | null {
-  const shaped = request as QueryRequest & Record<string, unknown>;
   if (
     request.fields !== undefined ||
     request.describe === true ||
     request.textSearch !== undefined ||
-    shaped.aggregate !== undefined
+    request.aggregate !== undefined
   ) {
     return null;
   }

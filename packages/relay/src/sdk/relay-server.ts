@@ -25,7 +25,7 @@ import {
 import { errorMessage } from "../error-message.js";
 import type { ToolHooks } from "../relay-hooks.js";
 import type { UpstreamSyncState } from "../upstream-sync.js";
-import { PASS_THROUGH_RESULT } from "./protocol.js";
+import { PASS_THROUGH_RESULT, requestAsSent } from "./protocol.js";
 import type { DownstreamExtra } from "./types.js";
 
 /**
@@ -107,27 +107,23 @@ export function createRelayServer(options: RelayServerOptions): Server {
     // downstream only gets the notifications it asked for, with its own token.
     const wantsProgress = callerToken !== undefined || request.method === "tools/call";
     try {
-      const result = await upstream.request(
-        withoutEnvelope(request) as Parameters<Client["request"]>[0],
-        PASS_THROUGH_RESULT,
-        {
-          ...requestOptions,
-          signal: extra.signal,
-          ...(wantsProgress
-            ? {
-                onprogress: (progress) => {
-                  if (callerToken === undefined) return;
-                  void extra
-                    .sendNotification({
-                      method: "notifications/progress",
-                      params: { ...progress, progressToken: callerToken as string | number },
-                    })
-                    .catch((error: unknown) => logger.warn(`progress not relayed: ${error}`));
-                },
-              }
-            : {}),
-        },
-      );
+      const result = await requestAsSent(upstream, withoutEnvelope(request), {
+        ...requestOptions,
+        signal: extra.signal,
+        ...(wantsProgress
+          ? {
+              onprogress: (progress) => {
+                if (callerToken === undefined) return;
+                void extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { ...progress, progressToken: callerToken as string | number },
+                  })
+                  .catch((error: unknown) => logger.warn(`progress not relayed: ${error}`));
+              },
+            }
+          : {}),
+      });
       syncState?.record(request.method, request.params);
       return result;
     } catch (error) {

@@ -1,11 +1,7 @@
 import { type FileHandle, mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { assertValidArtifactId } from "../artifact-id.js";
-import {
-  createExpiredMemory,
-  DEFAULT_EXPIRED_GRACE_MS,
-  expiredOf,
-} from "../shared/expired-memory.js";
+import { createExpiredMemory, expiredOf } from "../shared/expired-memory.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
@@ -88,7 +84,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   const idLock = createKeyedLock();
   const quotaLock = createKeyedLock();
   const index = new Map<string, IndexEntry>();
-  const expiredMemory = createExpiredMemory(options.expiredGraceMs ?? DEFAULT_EXPIRED_GRACE_MS);
+  const expiredMemory = createExpiredMemory(options.expiredGraceMs);
   let reservedBytes = 0;
   /** Bodies staged by this store and not yet committed or discarded (dispose discards them). */
   const staged = new Set<StagedFile>();

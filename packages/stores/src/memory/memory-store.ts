@@ -1,9 +1,5 @@
 import { assertValidArtifactId } from "../artifact-id.js";
-import {
-  createExpiredMemory,
-  DEFAULT_EXPIRED_GRACE_MS,
-  expiredOf,
-} from "../shared/expired-memory.js";
+import { createExpiredMemory, expiredOf } from "../shared/expired-memory.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { checkPut, copyMeta, isExpired } from "../shared/meta.js";
 import { createStagedHandle } from "../shared/staged-handle.js";
@@ -51,7 +47,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArti
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
   const clock = options.clock ?? Date.now;
   const lifecycle = createLifecycle(STORE);
-  const expiredMemory = createExpiredMemory(options.expiredGraceMs ?? DEFAULT_EXPIRED_GRACE_MS);
+  const expiredMemory = createExpiredMemory(options.expiredGraceMs);
   const entries = new Map<string, Entry>();
   let totalBytes = 0;
   let sequence = 0;

@@ -1,6 +1,6 @@
 import { PutObjectCommand, type S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import { assertValidArtifactId } from "../artifact-id.js";
-import { createExpiredMemory, DEFAULT_EXPIRED_GRACE_MS } from "../shared/expired-memory.js";
+import { createExpiredMemory } from "../shared/expired-memory.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
 import { checkPut, sha256Hex } from "../shared/meta.js";
@@ -72,7 +72,7 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
   const listPageSize = options.listPageSize ?? 1000;
   const objects = createS3Objects({ client, bucket, prefix, clock, logger, listPageSize });
   const { keyOf, call, collect, damaged } = objects;
-  const expiredMemory = createExpiredMemory(options.expiredGraceMs ?? DEFAULT_EXPIRED_GRACE_MS);
+  const expiredMemory = createExpiredMemory(options.expiredGraceMs);
 
   /** A live artifact's metadata and body stream, after the checks every read makes first. */
   const open = (id: string, operation: string) => {

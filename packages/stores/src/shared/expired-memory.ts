@@ -27,13 +27,7 @@ export function createExpiredMemory(graceMs = DEFAULT_EXPIRED_GRACE_MS): Expired
     remember(meta, now) {
       if (graceMs <= 0) return;
       entries.delete(meta.id);
-      const expired: ExpiredArtifact = {
-        expired: true,
-        id: meta.id,
-        scopeHash: meta.scopeHash,
-        expiresAt: meta.expiresAt,
-      };
-      entries.set(meta.id, { expired, until: now + graceMs });
+      entries.set(meta.id, { expired: expiredOf(meta), until: now + graceMs });
       if (entries.size > MAX_REMEMBERED) {
         const oldest = entries.keys().next();
         if (oldest.done !== true) entries.delete(oldest.value);
