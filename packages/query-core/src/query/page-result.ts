@@ -77,7 +77,7 @@ function joinWarnings(warnings: readonly string[]): string | null {
 function compactionWarning(spec: PageSpec, pointer: string): string {
   return spec.compactionReason === "scalar_size_limit"
     ? `The value at "${pointer}" is larger than the ${spec.inlineBytes}-byte result budget, so it was compacted (omissions marked in place). Narrow responsePath, or use textSearch to find the part you need.`
-    : `The element at "${pointer}" alone is larger than the ${spec.inlineBytes}-byte result budget, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("${pointer}"), fields, or textSearch.`;
+    : `The element at "${pointer}" is larger than what the ${spec.inlineBytes}-byte result budget leaves beside the page metadata, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("${pointer}"), fields, or textSearch.`;
 }
 
 interface Draft {
@@ -214,11 +214,12 @@ export function buildPage(spec: PageSpec): QueryResult {
     warnings:
       first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
   };
-  const skeletonBytes = jsonBytes(
-    render(spec, reserved, buildMeta(spec, reserved, true, spec.inlineBytes * 10)),
-  );
-  const budget = spec.inlineBytes - skeletonBytes;
   const draft: Draft = { values: [], keys: [], used: 0, compacted: false, warnings: baseWarnings };
+  // Elements that fit are measured against the envelope without the compaction warning; only an
+  // element that is compacted pays for that warning.
+  const skeletonOf = (shell: Draft) =>
+    jsonBytes(render(spec, shell, buildMeta(spec, shell, true, spec.inlineBytes * 10)));
+  const budget = spec.inlineBytes - skeletonOf(draft);
   for (let position = 0; position < spec.limit; position += 1) {
     const element =
       position === 0 && first !== null ? first : spec.elementAt(spec.offset + position);
@@ -232,7 +233,8 @@ export function buildPage(spec: PageSpec): QueryResult {
     }
     if (position === 0) {
       const keyBytes = element.key === undefined ? 0 : utf8Length(JSON.stringify(element.key)) + 1;
-      const compacted = compactPreview(element.value, Math.max(0, budget - keyBytes));
+      const room = spec.inlineBytes - skeletonOf(reserved) - keyBytes;
+      const compacted = compactPreview(element.value, Math.max(0, room));
       draft.values.push(compacted);
       if (element.key !== undefined) draft.keys.push(element.key);
       draft.used = keyBytes + jsonBytes(compacted);

@@ -107,7 +107,7 @@ describe("runQuery: edge cases a caller can send", () => {
         nextCursor: null,
         serializedBytes: call.bytes,
         warning:
-          'The element at "/a" alone is larger than the 32768-byte result budget, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("/a"), fields, or textSearch.',
+          'The element at "/a" is larger than what the 32768-byte result budget leaves beside the page metadata, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("/a"), fields, or textSearch.',
         pageUnit: "entries",
       },
     });

@@ -59,6 +59,21 @@ describe("runQuery: pages (SPEC.md §4.7, §5)", () => {
     expect(withOneMore).toBeGreaterThan(4000);
   });
 
+  it("returns an element whole when it fits beside the metadata, even with no room for a compaction warning", () => {
+    const document = { rows: [{ body: "x".repeat(200) }, { body: "y" }] };
+    const request = { responsePath: "/rows", pageSize: 1 };
+    const whole = query(document, request);
+    // Room for the whole element and a longer cursor, far less than the element would need beside
+    // the ~300-character compaction warning as well.
+    const limits = { ...defaults(), inlineBytes: whole.bytes + 64 };
+    const call = query(document, request, { limits });
+    expect({
+      response: call.result.response,
+      reason: call.result.responseMeta.truncationReason,
+      warning: call.result.responseMeta.warning,
+    }).toEqual({ response: [document.rows[0]], reason: "page_limit", warning: null });
+  });
+
   it("compacts one oversized item, counts it and advances (item_size_limit)", () => {
     const document = { rows: [{ id: 1, body: "x".repeat(40 * 1024) }, { id: 2 }] };
     const call = query(document, { responsePath: "/rows" });
@@ -78,7 +93,7 @@ describe("runQuery: pages (SPEC.md §4.7, §5)", () => {
         "totalCount": 2,
         "truncated": true,
         "truncationReason": "item_size_limit",
-        "warning": "The element at "/rows/0" alone is larger than the 32768-byte result budget, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("/rows/0"), fields, or textSearch.",
+        "warning": "The element at "/rows/0" is larger than what the 32768-byte result budget leaves beside the page metadata, so it was compacted (omissions marked in place). Query it with a narrower responsePath ("/rows/0"), fields, or textSearch.",
       }
     `);
     expect(call.result.response[0].id).toBe(1);
