@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createStderrLogger, parseLogLevel } from "./create-stderr-logger.js";
+import { createStderrLogger } from "./create-stderr-logger.js";
 
 describe("the app's logger", () => {
   it("writes one JSON line per record at or above its level, with the fields", () => {
@@ -26,13 +26,4 @@ describe("the app's logger", () => {
     ]);
   });
 
-  it("reads N8N_MCP_BOUNDED_LOG_LEVEL, falling back to info", () => {
-    expect(["debug", " WARN ", "silent", "verbose", undefined].map(parseLogLevel)).toEqual([
-      "debug",
-      "warn",
-      "silent",
-      "info",
-      "info",
-    ]);
-  });
 });
