@@ -70,8 +70,13 @@ function sendJson(
   headers: Record<string, string> = {},
 ): void {
   if (response.headersSent) return;
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.end(text);
 }
 
 function sendRpcError(
