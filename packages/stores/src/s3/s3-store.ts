@@ -33,7 +33,7 @@ export interface S3StoreOptions {
   connectionTimeoutMs?: number;
   /**
    * Deadline of one S3 call, every attempt and backoff included, until its response starts
-   * (default 10 000; a PutObject gets one more second per MiB of body). It is an abort signal on
+   * (default 10 000; a PutObject gets one more second per MiB of its body). It is an abort signal on
    * `client.send`, so it also bounds a client you passed in. A missed deadline fails the call with
    * STORE_UNAVAILABLE and logs one warning naming the operation and the deadline.
    */
@@ -125,7 +125,7 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
         within(
           "PutObject",
           (abortSignal) => client.send(command, { abortSignal }),
-          Math.ceil(payload.byteLength / UPLOAD_BYTES_PER_SECOND) * 1_000,
+          Math.ceil((payload.byteLength * 1_000) / UPLOAD_BYTES_PER_SECOND),
         ),
       );
       expiredMemory.forget(checked.id);
