@@ -293,9 +293,29 @@ describe("bounding a tool result", () => {
     });
   });
 
+  it("answers a body over one principal's store share with ARTIFACT_TOO_LARGE naming quotaPerPrincipal", async () => {
+    const payload = itemsPayloadOfSize(200_000);
+    const artifactStore = createMemoryStore({ maxBytes: 1_000_000, shareBytes: 100_000 });
+    const { call } = await serve(() => jsonTextResult(payload), { artifactStore });
+    const result = await call();
+    const error = BoundedErrorSchema.parse(result.structuredContent);
+    const byteLength = Buffer.byteLength(JSON.stringify(payload));
+    expect({ isError: result.isError, error: error.error }).toEqual({
+      isError: true,
+      error: {
+        code: "ARTIFACT_TOO_LARGE",
+        message: `The tool result is ${byteLength} bytes, over this caller's share of the artifact store of 100000 bytes, so it was neither stored nor inlined. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
+        details: { byteLength, limit: 100_000, limitName: "quotaPerPrincipal" },
+      },
+    });
+    expect(jsonBytes(error)).toBeLessThanOrEqual(8192);
+  });
+
   it("answers a store that cannot take the payload with a retryable ARTIFACT_STORE_UNAVAILABLE", async () => {
     const payload = itemsPayloadOfSize(200_000);
-    const artifactStore = createMemoryStore({ maxBytes: 100_000 });
+    const artifactStore = createMemoryStore();
+    // A disposed store fails every call with STORE_UNAVAILABLE, as a backend outage does.
+    await artifactStore.dispose();
     const { call } = await serve(() => jsonTextResult(payload), { artifactStore });
     const result = await call();
     expect(result.isError).toBe(true);

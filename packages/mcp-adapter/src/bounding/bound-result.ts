@@ -11,7 +11,7 @@ import {
   type KeyRing,
   TEXT_RESPONSE_ROOT,
 } from "@bounded-mcp/query-core";
-import type { StagedBody } from "@bounded-mcp/stores";
+import { type StagedBody, StoreError } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deriveArtifactId } from "../artifacts/artifact-id.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
@@ -91,6 +91,20 @@ export interface BounderDependencies {
   ephemeralStore?: boolean | undefined;
   logger: Logger;
   stats: StatsCollector;
+}
+
+/**
+ * A store's QUOTA_EXCEEDED (one body over a principal's share or the whole cap) as the
+ * ARTIFACT_TOO_LARGE failure naming that limit: it is not retryable, unlike a store outage.
+ */
+function quotaRefusal(
+  error: unknown,
+  byteLength: number,
+): Extract<BoundingFailure, { code: "ARTIFACT_TOO_LARGE" }> | undefined {
+  if (!StoreError.isInstance(error) || error.code !== "QUOTA_EXCEEDED") return undefined;
+  if (error.limit === undefined) return undefined;
+  const limitName = error.limitOf === "share" ? "quotaPerPrincipal" : "quotaBytes";
+  return { code: "ARTIFACT_TOO_LARGE", byteLength, limit: error.limit, limitName };
 }
 
 function jsonBytes(value: unknown): number {
@@ -231,6 +245,16 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       });
       expiresAt = meta.expiresAt;
     } catch (error) {
+      const refusal = quotaRefusal(error, byteLength);
+      if (refusal !== undefined) {
+        logger.warn("the artifact store refused an oversized result over its byte limit", {
+          tool: context.toolName,
+          byteLength,
+          limit: refusal.limit,
+          limitName: refusal.limitName,
+        });
+        return fail(result, refusal, payload, byteLength);
+      }
       logger.error("the artifact store failed to keep an oversized result", {
         tool: context.toolName,
         byteLength,

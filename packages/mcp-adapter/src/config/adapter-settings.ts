@@ -260,6 +260,29 @@ export const ADAPTER_SETTINGS = Object.freeze({
     secret: true,
     help: "key ring [kid:]secret,... (hex 64+ chars); prefer the variable, flags show in ps",
   }),
+  quotaPerPrincipal: defineSetting({
+    flag: "quota-per-principal",
+    env: "BOUNDED_MCP_QUOTA_PER_PRINCIPAL",
+    value: nullable(byteSize({ min: 1 })),
+    default: null,
+    defaultText: "many principals (HTTP): a quarter of the store's cap; one (stdio): all of it",
+    help: "memory, fs: bytes one principal's artifacts may hold; larger results get ARTIFACT_TOO_LARGE",
+  }),
+  maxQueriesPerPrincipal: defineSetting({
+    flag: "max-queries-per-principal",
+    env: "BOUNDED_MCP_MAX_QUERIES_PER_PRINCIPAL",
+    value: nullable(count({ min: 1 })),
+    default: null,
+    defaultText: "many principals (HTTP): 4; one (stdio): no limit",
+    help: "queries of one principal answered at once; more wait their turn",
+  }),
+  s3Timeout: defineSetting({
+    flag: "s3-timeout",
+    env: "BOUNDED_MCP_S3_TIMEOUT",
+    value: duration({ min: 1, argument: "<ms>" }),
+    default: 10_000,
+    help: "s3: deadline of one call, retries included (then ARTIFACT_STORE_UNAVAILABLE)",
+  }),
 });
 
 /** The adapter's settings table. */

@@ -43,6 +43,8 @@ describe("resolveSettings defaults", () => {
     expect(settings).toEqual({
       limits: { ...DEFAULT_LIMITS },
       quotaBytes: null,
+      quotaPerPrincipal: null,
+      maxQueriesPerPrincipal: null,
       parseCacheBytes: 256 * 1024 * 1024,
       queryWorkMs: 250,
       store: { kind: "memory" },
@@ -91,6 +93,8 @@ describe("resolveSettings from the environment", () => {
         BOUNDED_MCP_INCLUDE_OUTPUT_SCHEMA: "false",
         BOUNDED_MCP_INCLUDE_STRUCTURED_CONTENT: "no",
         BOUNDED_MCP_KEYS: `k1:${HEX_KEY}`,
+        BOUNDED_MCP_QUOTA_PER_PRINCIPAL: "64MiB",
+        BOUNDED_MCP_MAX_QUERIES_PER_PRINCIPAL: "2",
       },
     });
     expect(settings).toEqual({
@@ -105,6 +109,8 @@ describe("resolveSettings from the environment", () => {
         queryWorkMs: 1_000,
       },
       quotaBytes: 1_073_741_824,
+      quotaPerPrincipal: 64 * 1_048_576,
+      maxQueriesPerPrincipal: 2,
       parseCacheBytes: 0,
       queryWorkMs: 1_000,
       store: { kind: "fs", dir: "/var/lib/bounded" },
@@ -158,14 +164,22 @@ describe("resolveSettings from the environment", () => {
       endpoint: "http://127.0.0.1:4569",
       region: null,
       forcePathStyle: true,
+      timeoutMs: 10_000,
     });
-    expect(s3({ BOUNDED_MCP_S3_BUCKET: "b", BOUNDED_MCP_S3_REGION: "eu-west-1" })).toEqual({
+    expect(
+      s3({
+        BOUNDED_MCP_S3_BUCKET: "b",
+        BOUNDED_MCP_S3_REGION: "eu-west-1",
+        BOUNDED_MCP_S3_TIMEOUT: "2s",
+      }),
+    ).toEqual({
       kind: "s3",
       bucket: "b",
       prefix: null,
       endpoint: null,
       region: "eu-west-1",
       forcePathStyle: false,
+      timeoutMs: 2_000,
     });
     expect(
       s3({

@@ -24,6 +24,8 @@ export type StoreSettings =
       region: string | null;
       /** Path-style URLs: as set, else on exactly when an endpoint is set. */
       forcePathStyle: boolean;
+      /** Deadline of one S3 call, retries included, in milliseconds. */
+      timeoutMs: number;
     };
 
 /** Everything the adapter is configured with, validated. */
@@ -31,6 +33,10 @@ export interface AdapterSettings {
   /** The contract limits, with the configured ones (inlineBytes, ..., ttlMs, pageSize) applied. */
   limits: Limits;
   quotaBytes: number | null;
+  /** Bytes one principal's artifacts may hold (memory, fs); null: the default for the principals. */
+  quotaPerPrincipal: number | null;
+  /** Queries of one principal answered at once; null: the default for the principals. */
+  maxQueriesPerPrincipal: number | null;
   parseCacheBytes: number;
   /** Longest scan of one textSearch, in milliseconds. */
   queryWorkMs: number;
@@ -95,6 +101,7 @@ function storeOf(values: SettingValues<AdapterSettingsTable>): StoreSettings {
     endpoint: values.s3Endpoint,
     region: values.s3Region,
     forcePathStyle: values.s3ForcePathStyle ?? values.s3Endpoint !== null,
+    timeoutMs: values.s3Timeout,
   };
 }
 
@@ -152,6 +159,8 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
       queryWorkMs: values.queryWorkMs,
     },
     quotaBytes: values.quotaBytes,
+    quotaPerPrincipal: values.quotaPerPrincipal,
+    maxQueriesPerPrincipal: values.maxQueriesPerPrincipal,
     parseCacheBytes: values.parseCacheBytes,
     queryWorkMs: values.queryWorkMs,
     store: storeOf(values),
