@@ -25,5 +25,4 @@ describe("the app's logger", () => {
       { level: 50, name: "n8n-mcp-bounded", msg: "failed" },
     ]);
   });
-
 });
