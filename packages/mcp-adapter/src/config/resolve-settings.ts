@@ -32,6 +32,11 @@ export interface AdapterSettings {
   limits: Limits;
   quotaBytes: number | null;
   parseCacheBytes: number;
+  /**
+   * Base64 characters of image and audio blocks one result passes on as received (SPEC.md §2
+   * "Media"); media past it are stored and linked.
+   */
+  mediaBytes: number;
   /** Longest scan of one textSearch, in milliseconds. */
   queryWorkMs: number;
   store: StoreSettings;
@@ -153,6 +158,7 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
     },
     quotaBytes: values.quotaBytes,
     parseCacheBytes: values.parseCacheBytes,
+    mediaBytes: values.mediaBytes,
     queryWorkMs: values.queryWorkMs,
     store: storeOf(values),
     namespace: values.namespace,
