@@ -229,3 +229,15 @@ describe("media blocks (SPEC.md §2 Media)", () => {
     });
   });
 });
+
+describe("media with structuredContent switched off", () => {
+  it("sends server-filesystem's image alone, for clients that show structuredContent instead of content", async () => {
+    const result = { content: [image], structuredContent: { content: [image] } };
+    const { call } = await setUp(
+      result,
+      { includeOutputSchema: false, includeStructuredContent: false },
+      true,
+    );
+    expect(await call()).toEqual({ content: [image] });
+  });
+});
