@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createMemoryStore } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { itemsPayloadOfSize, jsonTextResult } from "../../test/support/fixtures.js";
@@ -8,6 +9,7 @@ import {
   createTestAdapter,
 } from "../../test/support/harness.js";
 import type { BoundedMcpOptions } from "../server/create-bounded-mcp.js";
+import { createRecordingLogger } from "../testing/index.js";
 
 const track = closeAfterEach();
 
@@ -227,6 +229,26 @@ describe("media blocks (SPEC.md §2 Media)", () => {
       success: false,
       error: { code: "ARTIFACT_TOO_LARGE", details: { limit: 100_000 } },
     });
+  });
+});
+
+describe("a store that cannot take a media block", () => {
+  it("answers the bounded ARTIFACT_STORE_UNAVAILABLE error, logs it, and inlines nothing", async () => {
+    const logger = createRecordingLogger();
+    const artifactStore = createMemoryStore({ maxBytes: 100_000 });
+    const { call } = await setUp(
+      { content: [image] },
+      { mediaBytes: 1_000, artifactStore, logger },
+    );
+    const answer = (await call()) as CallToolResult;
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({
+      error: { code: "ARTIFACT_STORE_UNAVAILABLE", details: { retryable: true } },
+    });
+    expect(JSON.stringify(answer)).not.toContain(image.data.slice(0, 100));
+    expect(logger.records.map((record) => record.message)).toContain(
+      "the artifact store failed to keep a media block over the media budget",
+    );
   });
 });
 

@@ -4,13 +4,16 @@ import type { KeyRing } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
+import { ADAPTER_SETTINGS } from "../config/adapter-settings.js";
 import { deriveMediaArtifactId, mediaResourceLink } from "../descriptors/media-artifact.js";
+import { errorMessage } from "../error-message.js";
+import type { Logger } from "../logging/logger.js";
 import type { BoundingFailure } from "./bounded-error.js";
 import { measureResult } from "./measure.js";
 import { describeMedia, type MediaBlock, type MediaSplit, unmirrorStructure } from "./media.js";
 
-/** The default media budget: 5 MiB of base64, what current model APIs take per image. */
-export const DEFAULT_MEDIA_BYTES = 5 * 1_024 * 1_024;
+/** The default media budget (the `mediaBytes` setting): 5 MiB of base64, what current model APIs take per image. */
+export const DEFAULT_MEDIA_BYTES = ADAPTER_SETTINGS.mediaBytes.default;
 
 type ContentBlock = CallToolResult["content"][number];
 
@@ -24,6 +27,7 @@ export interface MediaBoundingParts {
   findScope: ScopeFinder;
   /** `artifact://<namespace>/<id>`; undefined when resource links are off. */
   artifactUri: ((id: string) => string) | undefined;
+  logger: Logger;
   /** Bounds the rest of the result as JSON (the envelope), whatever its size. */
   boundRest: (rest: CallToolResult, structuredJson: string | undefined) => Promise<CallToolResult>;
   /** The bounded error result of a failure (ARTIFACT_TOO_LARGE, ARTIFACT_STORE_UNAVAILABLE). */
@@ -74,7 +78,12 @@ async function storeMedia(
       sourceTruncated: false,
       toolName: context.toolName,
     });
-  } catch {
+  } catch (error) {
+    parts.logger.error("the artifact store failed to keep a media block over the media budget", {
+      tool: context.toolName,
+      byteLength: body.byteLength,
+      error: errorMessage(error),
+    });
     return { code: "ARTIFACT_STORE_UNAVAILABLE" };
   }
   return mediaResourceLink(parts.artifactUri(id), id, block, parts.mediaBytes);
