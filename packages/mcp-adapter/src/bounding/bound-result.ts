@@ -19,10 +19,12 @@ import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
 import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
+import { boundWithMedia, DEFAULT_MEDIA_BYTES } from "./bound-media.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
 import { type EncodingPayload, startEncodingPayload } from "./encode-payload.js";
 import { measureResult } from "./measure.js";
+import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
 
@@ -81,6 +83,11 @@ export interface BounderDependencies {
   keyRing: KeyRing;
   findScope: ScopeFinder;
   limits: Limits;
+  /**
+   * Base64 characters of image and audio blocks one result passes on as received (SPEC.md §2
+   * "Media"); default 5 MiB.
+   */
+  mediaBytes?: number | undefined;
   /** `artifact://<namespace>/<id>`; undefined when resource links are off. */
   artifactUri: ((id: string) => string) | undefined;
   preview?: PreviewHook | undefined;
@@ -312,11 +319,33 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     return bounded;
   };
 
+  const mediaBytes = dependencies.mediaBytes ?? DEFAULT_MEDIA_BYTES;
+  const boundMedia = async (
+    result: CallToolResult,
+    context: BoundContext,
+  ): Promise<CallToolResult | undefined> => {
+    const split = splitMedia(result, mediaBytes);
+    if (split === undefined) return undefined;
+    const outcome = await boundWithMedia(result, split, context, {
+      ...dependencies,
+      mediaBytes,
+      boundRest: (rest, structuredJson) => bound(rest, context, structuredJson),
+      fail: (failure, byteLength) => fail(result, failure, undefined, byteLength),
+    });
+    const received = jsonBytes(result);
+    stats.recordCall(context.toolName ?? "unknown", {
+      bytesReceived: context.receivedBytes ?? received,
+      bytesSentToModel: outcome.bounded ? jsonBytes(outcome.result) : received,
+      bounded: outcome.bounded,
+    });
+    return outcome.result;
+  };
+
   return async (result, given = {}) => {
     if (isAlreadyBounded(result)) return result;
     const context =
       given.toolName === undefined ? { ...given, toolName: currentToolName() } : given;
-    const output = await measureAndBound(result, context);
+    const output = (await boundMedia(result, context)) ?? (await measureAndBound(result, context));
     rememberBounded(output);
     return output;
   };

@@ -101,6 +101,13 @@ export const ADAPTER_SETTINGS = Object.freeze({
     default: DEFAULT_LIMITS.artifactMaxBytes,
     help: "larger results are refused with ARTIFACT_TOO_LARGE",
   }),
+  mediaBytes: defineSetting({
+    flag: "media-bytes",
+    env: "BOUNDED_MCP_MEDIA_BYTES",
+    value: byteSize({ min: 0 }),
+    default: 5 * 1_024 * 1_024,
+    help: "base64 bytes of image and audio blocks one result passes on; larger media are stored and linked",
+  }),
   ttl: defineSetting({
     flag: "ttl",
     env: "BOUNDED_MCP_TTL",

@@ -38,6 +38,11 @@ export interface AdapterSettings {
   /** Queries of one principal answered at once; null: the default for the principals. */
   maxQueriesPerPrincipal: number | null;
   parseCacheBytes: number;
+  /**
+   * Base64 characters of image and audio blocks one result passes on as received (SPEC.md §2
+   * "Media"); media past it are stored and linked.
+   */
+  mediaBytes: number;
   /** Longest scan of one textSearch, in milliseconds. */
   queryWorkMs: number;
   store: StoreSettings;
@@ -162,6 +167,7 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
     quotaPerPrincipal: values.quotaPerPrincipal,
     maxQueriesPerPrincipal: values.maxQueriesPerPrincipal,
     parseCacheBytes: values.parseCacheBytes,
+    mediaBytes: values.mediaBytes,
     queryWorkMs: values.queryWorkMs,
     store: storeOf(values),
     namespace: values.namespace,

@@ -161,6 +161,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     keyRing,
     findScope,
     limits,
+    mediaBytes: settings.mediaBytes,
     artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
     preview,
     ephemeralStore: !store.capabilities.persistent,
@@ -178,7 +179,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
       settings.maxQueriesPerPrincipal ?? defaultMaxQueriesPerPrincipal(principals),
     ...(queryClock === undefined ? {} : { now: queryClock }),
   });
-  const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
+  const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope, keyRing });
   const queryTool = createQueryToolDefinition({
     ttlMs: limits.ttlMs,
     ...(queryToolNote === undefined ? {} : { descriptionNote: queryToolNote }),
