@@ -1,14 +1,25 @@
-import { type BoundedMcp, createBoundedMcp, type Logger } from "@bounded-mcp/mcp-adapter";
+import {
+  type BoundedMcp,
+  createBoundedMcp,
+  type Logger,
+  type RedactHook,
+} from "@bounded-mcp/mcp-adapter";
 import type { ProxyOptions } from "../options/load-options.js";
 
 /**
  * The one adapter of the process (one store, key ring and parse cache for every session), from
  * the settings loadOptions resolved once. The store, S3 included, is built by the adapter from
- * those settings (its one path-style rule: `--s3-force-path-style`, else on with an endpoint).
+ * those settings (its one path-style rule: `--s3-force-path-style`, else on with an endpoint),
+ * sealed when `--encrypt-at-rest` is on. `redact` is the `--hooks` module's redaction hook.
  */
 export async function createProxyAdapter(
   options: ProxyOptions,
   logger: Logger,
+  redact?: RedactHook,
 ): Promise<BoundedMcp> {
-  return createBoundedMcp({ resolvedSettings: options.settings, logger });
+  return createBoundedMcp({
+    resolvedSettings: options.settings,
+    logger,
+    ...(redact === undefined ? {} : { redact }),
+  });
 }

@@ -4,7 +4,8 @@ import { compactPreview, envelopeBudget, SAMPLE_LADDER } from "@bounded-mcp/quer
 /** Why a result could not become an artifact (SPEC.md §2, §6). */
 export type BoundingFailure =
   | { code: "ARTIFACT_TOO_LARGE"; byteLength: number; limit: number }
-  | { code: "ARTIFACT_STORE_UNAVAILABLE" };
+  | { code: "ARTIFACT_STORE_UNAVAILABLE" }
+  | { code: "ARTIFACT_STORE_UNAVAILABLE"; redactionProblem: string };
 
 function describeFailure(failure: BoundingFailure): {
   message: string;
@@ -14,6 +15,12 @@ function describeFailure(failure: BoundingFailure): {
     return {
       message: `The tool result is ${failure.byteLength} bytes, over the artifact limit of ${failure.limit} bytes, so it was neither stored nor inlined. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
       details: { byteLength: failure.byteLength, limit: failure.limit },
+    };
+  }
+  if ("redactionProblem" in failure) {
+    return {
+      message: `This oversized tool result could not be redacted (${failure.redactionProblem}), so it was neither stored nor inlined.`,
+      details: { retryable: true, reason: "redaction_failed" },
     };
   }
   return {

@@ -260,6 +260,13 @@ export const ADAPTER_SETTINGS = Object.freeze({
     secret: true,
     help: "key ring [kid:]secret,... (hex 64+ chars); prefer the variable, flags show in ps",
   }),
+  encryptAtRest: defineSetting({
+    flag: "encrypt-at-rest",
+    env: "BOUNDED_MCP_ENCRYPT_AT_REST",
+    value: boolean(),
+    default: false,
+    help: "encrypt fs and s3 artifacts (AES-256-GCM, keys derived from the key ring)",
+  }),
 });
 
 /** The adapter's settings table. */

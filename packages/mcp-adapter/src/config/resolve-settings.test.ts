@@ -50,6 +50,7 @@ describe("resolveSettings defaults", () => {
       resourceLinks: true,
       includeOutputSchema: true,
       includeStructuredContent: true,
+      encryptAtRest: false,
       keyRingSource: "random",
     });
     expect(keyRing.kids).toEqual(createKeyRing([{ secret: fixedBytes(32) }]).kids);
@@ -90,6 +91,7 @@ describe("resolveSettings from the environment", () => {
         BOUNDED_MCP_RESOURCE_LINKS: "off",
         BOUNDED_MCP_INCLUDE_OUTPUT_SCHEMA: "false",
         BOUNDED_MCP_INCLUDE_STRUCTURED_CONTENT: "no",
+        BOUNDED_MCP_ENCRYPT_AT_REST: "on",
         BOUNDED_MCP_KEYS: `k1:${HEX_KEY}`,
       },
     });
@@ -112,6 +114,7 @@ describe("resolveSettings from the environment", () => {
       resourceLinks: false,
       includeOutputSchema: false,
       includeStructuredContent: false,
+      encryptAtRest: true,
       keyRingSource: "environment",
     });
     expect(keyRing.kids).toEqual(["k1"]);
