@@ -23,13 +23,13 @@ const dir = await mkdtemp(join(tmpdir(), "adapter-at-rest-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** An adapter over `dir` with encryption on (from the environment, as an app sets it) and `keys`. */
-async function open(keys: string) {
+async function open(keys: string, encrypt = "true") {
   const logger = createRecordingLogger();
   const bounded = createTestAdapter({
     keys,
     logger,
     parseCacheBytes: 0,
-    environment: { BOUNDED_MCP_STORE_DIR: dir, BOUNDED_MCP_ENCRYPT_AT_REST: "true" },
+    environment: { BOUNDED_MCP_STORE_DIR: dir, BOUNDED_MCP_ENCRYPT_AT_REST: encrypt },
   });
   const connection = await connectLowLevelServer(
     bounded,
@@ -101,5 +101,28 @@ describe("encryptAtRest through the adapter's settings (fs store)", () => {
       }),
       warnings: [expect.objectContaining({ artifactId: id, reason: "unknown_key" })],
     });
+  });
+
+  it("with encryption turned off, sealed artifacts answer ARTIFACT_STORE_UNAVAILABLE, never ciphertext", async () => {
+    const plain = await open(KEY_A, "false");
+    const requests = [
+      { artifactId: id, fields: ["password"], pageSize: 1 },
+      { artifactId: id, describe: true },
+      { artifactId: id, textSearch: { query: "a" } },
+    ];
+    const errors: unknown[] = [];
+    for (const request of requests) {
+      const answer = (await plain.call(QUERY_TOOL_NAME, request)).structuredContent as {
+        response: { error?: unknown };
+      };
+      errors.push(answer.response.error);
+    }
+    await plain.close();
+    const error = {
+      code: "ARTIFACT_STORE_UNAVAILABLE",
+      message: "The artifact store failed while reading this artifact. Retry the call.",
+      details: { retryable: true },
+    };
+    expect(errors).toEqual([error, error, error]);
   });
 });
