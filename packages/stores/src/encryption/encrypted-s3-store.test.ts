@@ -1,4 +1,5 @@
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { createS3Store, type S3StoreOptions } from "@bounded-mcp/stores/s3";
 import {
   createTestClock,
   metaFor,
@@ -12,7 +13,6 @@ import {
   TEST_BUCKET,
   type TestS3Server,
 } from "../../test/support/s3rver.js";
-import { createS3Store, type S3StoreOptions } from "../s3/s3-store.js";
 import { createEncryptedStore } from "./encrypted-store.js";
 import { testKeys } from "./test-keys.js";
 
