@@ -1,6 +1,6 @@
 // The public surface of @bounded-mcp/mcp-adapter (see README.md "API"): named exports only, and
 // only what a server author or an app needs; test/public-surface.test.ts pins every name (at most
-// about 35). Rarely needed names live in subpaths: `/settings` (the settings table, the settings'
+// about 36). Rarely needed names live in subpaths: `/settings` (the settings table, the settings'
 // detail types, withoutAdapterVariables) and `/testing` (createRecordingLogger). Building blocks
 // (bounder, query handler, descriptor reader, artifact service, parse cache, schema checker, ...)
 // stay internal so they can change without a major release; `createBoundedMcp` composes them
@@ -14,6 +14,7 @@ export type {
   PreviewInput,
 } from "./bounding/bound-result.js";
 export { createPreviewOverride, type PreviewOverride } from "./bounding/preview-override.js";
+export type { RedactHook } from "./bounding/redact-payload.js";
 export {
   type AdapterSettings,
   resolveSettings,

@@ -21,6 +21,7 @@ type PinnedTypes = [
   adapter.PreviewHook,
   adapter.PreviewInput,
   adapter.PreviewOverride,
+  adapter.RedactHook,
   adapter.ResultOverride,
   adapter.ScopeContext,
   adapter.ScopeResolver,
@@ -58,7 +59,7 @@ describe("@bounded-mcp/mcp-adapter public surface", () => {
     });
   });
 
-  it("exports exactly the pinned type names, at most 35 names in all", () => {
+  it("exports exactly the pinned type names, at most 36 names in all", () => {
     const { values, types } = readEntryExports(new URL("../src/index.ts", import.meta.url));
     expect(values).toEqual(Object.keys(adapter).sort());
     const pinned: NamesOf<PinnedTypes> = [
@@ -77,6 +78,7 @@ describe("@bounded-mcp/mcp-adapter public surface", () => {
       "PreviewHook",
       "PreviewInput",
       "PreviewOverride",
+      "RedactHook",
       "ResultOverride",
       "ScopeContext",
       "ScopeResolver",
@@ -87,7 +89,7 @@ describe("@bounded-mcp/mcp-adapter public surface", () => {
       "ToolCallNext",
     ];
     expect(types).toEqual([...pinned].sort());
-    expect(values.length + types.length).toBe(35);
+    expect(values.length + types.length).toBe(36);
   });
 
   it("keeps test helpers under /testing and the settings' detail names under /settings", () => {

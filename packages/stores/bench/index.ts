@@ -1,6 +1,6 @@
 // pnpm --filter @bounded-mcp/stores bench
 // Runs against the built entries (pnpm build first; turbo's bench task does). put and get of 1 KiB, 1 MiB and 64 MiB bodies per store (memory, fs, s3 against a local
-// s3rver), as medians and as ratios to a plain fs.writeFile / fs.readFile of the same bytes
+// s3rver, and fs and s3 wrapped in createEncryptedStore), as medians and as ratios to a plain fs.writeFile / fs.readFile of the same bytes
 // measured in the same run.
 
 import { createHash, randomBytes } from "node:crypto";
@@ -9,7 +9,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatMs, measure, printTable, summarize } from "@bounded-mcp/bench-utils";
-import { type ArtifactMeta, type ArtifactStore, createMemoryStore } from "@bounded-mcp/stores";
+import {
+  type ArtifactMeta,
+  type ArtifactStore,
+  createAtRestKeys,
+  createEncryptedStore,
+  createMemoryStore,
+} from "@bounded-mcp/stores";
 import { createFsStore } from "@bounded-mcp/stores/fs";
 import { createS3Store } from "@bounded-mcp/stores/s3";
 import { s3rverStoreOptions, startTestS3Server } from "../test/support/s3rver.js";
@@ -39,6 +45,7 @@ function metaFor(body: Buffer): ArtifactMeta {
   };
 }
 
+const atRestKeys = createAtRestKeys([{ kid: "bench", key: randomBytes(32) }]);
 const root = mkdtempSync(join(tmpdir(), "bounded-mcp-stores-bench-"));
 const server = await startTestS3Server();
 const stores: { name: string; store: ArtifactStore }[] = [
@@ -56,6 +63,20 @@ const stores: { name: string; store: ArtifactStore }[] = [
   {
     name: "s3 (s3rver)",
     store: createS3Store(s3rverStoreOptions(server, { prefix: "bench/", clock })),
+  },
+  {
+    name: "fs, encrypted",
+    store: createEncryptedStore({
+      store: createFsStore({ dir: join(root, "fs-encrypted"), clock, sweepIntervalMs: 0 }),
+      keys: atRestKeys,
+    }),
+  },
+  {
+    name: "s3 (s3rver), encrypted",
+    store: createEncryptedStore({
+      store: createS3Store(s3rverStoreOptions(server, { prefix: "bench-encrypted/", clock })),
+      keys: atRestKeys,
+    }),
   },
 ];
 

@@ -1,6 +1,16 @@
 export { assertValidArtifactId, isValidArtifactId } from "./artifact-id.js";
 export { canStage, isExpiredArtifact } from "./capabilities.js";
 export {
+  AT_REST_KEY_BYTES,
+  type AtRestKeyEntry,
+  type AtRestKeys,
+  createAtRestKeys,
+  deriveAtRestKeys,
+  type MacKeyRing,
+} from "./encryption/at-rest-keys.js";
+export { createEncryptedStore, type EncryptedStoreOptions } from "./encryption/encrypted-store.js";
+export { SEALED_OVERHEAD_BYTES } from "./encryption/sealed-artifact.js";
+export {
   createMemoryStore,
   DEFAULT_MEMORY_MAX_BYTES,
   type MemoryStoreOptions,

@@ -47,13 +47,18 @@ describe("the package entries", () => {
   it("the root entry exports exactly its public names", async () => {
     const root = await import("../src/index.js");
     expect(Object.keys(root).sort()).toEqual([
+      "AT_REST_KEY_BYTES",
       "DEFAULT_EXPIRED_GRACE_MS",
       "DEFAULT_MEMORY_MAX_BYTES",
+      "SEALED_OVERHEAD_BYTES",
       "SILENT_STORE_LOGGER",
       "StoreError",
       "assertValidArtifactId",
       "canStage",
+      "createAtRestKeys",
+      "createEncryptedStore",
       "createMemoryStore",
+      "deriveAtRestKeys",
       "isExpiredArtifact",
       "isValidArtifactId",
     ]);

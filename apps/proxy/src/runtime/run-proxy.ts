@@ -62,7 +62,7 @@ export async function runProxy(
   const hooks = options.hooks === null ? undefined : await loadHooks(options.hooks);
   if (options.settings.store.kind === "s3") await checkS3Bucket(options.settings.store);
   const chosen = chooseStdioStore(options, logger);
-  const bounded = await createProxyAdapter(chosen.options, logger);
+  const bounded = await createProxyAdapter(chosen.options, logger, hooks?.redact);
   const { warnings } = chosen.options;
   // /metrics reads the relay's stats at scrape time and gets each call's event as it is answered.
   const metrics =
@@ -78,7 +78,7 @@ export async function runProxy(
     bounded,
     ...(metrics === null ? {} : { onToolCall: (event) => metrics.observe(event) }),
     upstream: toUpstreamSpec(options.upstream),
-    ...(hooks === undefined ? {} : { hooks }),
+    ...(hooks === undefined ? {} : { hooks: hooks.tools }),
     logger,
     statelessClient: {
       clientInfo: { name: "bounded-mcp-proxy", version: dependencies.version },

@@ -27,6 +27,7 @@ import { measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
+import { type RedactHook, redactPayloadText } from "./redact-payload.js";
 
 /** What a preview hook receives: the parsed payload of one oversized result. */
 export interface PreviewInput {
@@ -91,6 +92,8 @@ export interface BounderDependencies {
   /** `artifact://<namespace>/<id>`; undefined when resource links are off. */
   artifactUri: ((id: string) => string) | undefined;
   preview?: PreviewHook | undefined;
+  /** Rewrites an oversized payload before it is stored or previewed (see RedactHook). */
+  redact?: RedactHook | undefined;
   /**
    * The store loses its artifacts when this process exits (the memory store): envelopes then say
    * so rather than promise expiresAt. Default false.
@@ -184,7 +187,26 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     context: BoundContext,
     structuredJson: string | undefined,
   ): Promise<CallToolResult> => {
-    const source = selectPayloadText(result, structuredJson);
+    const redacted = await redactPayloadText(
+      dependencies.redact,
+      selectPayloadText(result, structuredJson),
+      { toolName: context.toolName, isError: result.isError === true },
+    );
+    if (!redacted.ok) {
+      logger.error("an oversized result was refused: redaction failed", {
+        tool: context.toolName,
+        error:
+          redacted.detail === undefined
+            ? redacted.problem
+            : `${redacted.problem}: ${redacted.detail}`,
+      });
+      const failure = {
+        code: "ARTIFACT_STORE_UNAVAILABLE",
+        redactionProblem: redacted.problem,
+      } as const;
+      return fail(result, failure, undefined, redacted.byteLength);
+    }
+    const source = redacted.source;
     const byteLength = Buffer.byteLength(source.text);
     if (byteLength > limits.artifactMaxBytes) {
       const failure = {

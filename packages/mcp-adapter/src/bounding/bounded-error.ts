@@ -13,7 +13,8 @@ export type BoundingFailure =
        */
       limitName?: "quotaPerPrincipal" | "quotaBytes";
     }
-  | { code: "ARTIFACT_STORE_UNAVAILABLE" };
+  | { code: "ARTIFACT_STORE_UNAVAILABLE" }
+  | { code: "ARTIFACT_STORE_UNAVAILABLE"; redactionProblem: string };
 
 const LIMIT_TEXT = {
   artifactMaxBytes: "the artifact limit",
@@ -34,6 +35,12 @@ function describeFailure(failure: BoundingFailure): {
         limit: failure.limit,
         ...(failure.limitName === undefined ? {} : { limitName: failure.limitName }),
       },
+    };
+  }
+  if ("redactionProblem" in failure) {
+    return {
+      message: `This oversized tool result could not be redacted (${failure.redactionProblem}), so it was neither stored nor inlined.`,
+      details: { retryable: true, reason: "redaction_failed" },
     };
   }
   return {

@@ -290,6 +290,13 @@ export const ADAPTER_SETTINGS = Object.freeze({
     default: 10_000,
     help: "s3: deadline of one call, retries included (then ARTIFACT_STORE_UNAVAILABLE)",
   }),
+  encryptAtRest: defineSetting({
+    flag: "encrypt-at-rest",
+    env: "BOUNDED_MCP_ENCRYPT_AT_REST",
+    value: boolean(),
+    default: false,
+    help: "encrypt fs and s3 artifacts (AES-256-GCM, keys derived from the key ring)",
+  }),
 });
 
 /** The adapter's settings table. */

@@ -53,6 +53,7 @@ describe("resolveSettings defaults", () => {
       resourceLinks: true,
       includeOutputSchema: true,
       includeStructuredContent: true,
+      encryptAtRest: false,
       keyRingSource: "random",
     });
     expect(keyRing.kids).toEqual(createKeyRing([{ secret: fixedBytes(32) }]).kids);
@@ -94,6 +95,7 @@ describe("resolveSettings from the environment", () => {
         BOUNDED_MCP_RESOURCE_LINKS: "off",
         BOUNDED_MCP_INCLUDE_OUTPUT_SCHEMA: "false",
         BOUNDED_MCP_INCLUDE_STRUCTURED_CONTENT: "no",
+        BOUNDED_MCP_ENCRYPT_AT_REST: "on",
         BOUNDED_MCP_KEYS: `k1:${HEX_KEY}`,
         BOUNDED_MCP_QUOTA_PER_PRINCIPAL: "64MiB",
         BOUNDED_MCP_MAX_QUERIES_PER_PRINCIPAL: "2",
@@ -121,6 +123,7 @@ describe("resolveSettings from the environment", () => {
       resourceLinks: false,
       includeOutputSchema: false,
       includeStructuredContent: false,
+      encryptAtRest: true,
       keyRingSource: "environment",
     });
     expect(keyRing.kids).toEqual(["k1"]);

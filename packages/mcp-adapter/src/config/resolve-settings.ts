@@ -50,6 +50,11 @@ export interface AdapterSettings {
   resourceLinks: boolean;
   includeOutputSchema: boolean;
   includeStructuredContent: boolean;
+  /**
+   * Seal fs and s3 artifacts with AES-256-GCM under keys derived from `keyRing` (the memory
+   * store keeps its artifacts in this process and is not wrapped). Default false.
+   */
+  encryptAtRest: boolean;
   /** Signs cursors and derives artifact ids and the stdio scope. */
   keyRing: KeyRing;
   /** Where the key ring came from; `random` means per process (ids and cursors die with it). */
@@ -174,6 +179,7 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
     resourceLinks: values.resourceLinks,
     includeOutputSchema: values.includeOutputSchema,
     includeStructuredContent: values.includeStructuredContent,
+    encryptAtRest: values.encryptAtRest,
     ...keys,
   };
   const warnings = keys.keyRingSource === "random" ? [RANDOM_KEY_WARNING] : [];

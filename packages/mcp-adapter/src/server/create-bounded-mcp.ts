@@ -7,6 +7,7 @@ import { createArtifactService, type OpenArtifact } from "../artifacts/artifact-
 import { createParseCache } from "../artifacts/parse-cache.js";
 import { createScopeFinder, type ScopeResolver } from "../artifacts/scope.js";
 import { type BoundResult, createBounder, type PreviewHook } from "../bounding/bound-result.js";
+import type { RedactHook } from "../bounding/redact-payload.js";
 import {
   type AdapterSettings,
   resolveSettings,
@@ -54,6 +55,11 @@ export interface BoundedMcpOptions extends SettingsOptions {
   scope?: ScopeResolver;
   /** Reshapes a payload before the generic preview compaction (deterministic only). */
   preview?: PreviewHook;
+  /**
+   * Rewrites an oversized result's payload text before it is stored or previewed (replace
+   * secrets); a throw or non-JSON for a JSON payload refuses the result (see RedactHook).
+   */
+  redact?: RedactHook;
   /**
    * Sentences appended to the query tool's description: an app's worked example for its own
    * payloads (keep it to a few hundred characters; every tools/list carries it).
@@ -132,6 +138,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     artifactStore,
     scope,
     preview,
+    redact,
     queryToolNote,
     logger: givenLogger,
     clock: givenClock,
@@ -164,6 +171,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     mediaBytes: settings.mediaBytes,
     artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
     preview,
+    redact,
     ephemeralStore: !store.capabilities.persistent,
     logger,
     stats,

@@ -1,8 +1,10 @@
 import {
   type ArtifactStore,
   canStage,
+  createEncryptedStore,
   createMemoryStore,
   DEFAULT_MEMORY_MAX_BYTES,
+  deriveAtRestKeys,
   type StagedBody,
 } from "@bounded-mcp/stores";
 import type { AdapterSettings } from "../config/resolve-settings.js";
@@ -67,13 +69,29 @@ export function defaultMaxQueriesPerPrincipal(principals: Principals): number | 
 }
 
 /**
+ * `backend` sealed with keys derived from the settings' key ring when `encryptAtRest` is on
+ * (see the stores README, "Encryption at rest"); what cannot be opened is logged and reads as
+ * unknown.
+ */
+function sealedWhenAsked(
+  settings: AdapterSettings,
+  logger: Logger,
+  backend: ArtifactStore,
+): ArtifactStore {
+  if (!settings.encryptAtRest) return backend;
+  return createEncryptedStore({ store: backend, keys: deriveAtRestKeys(settings.keyRing), logger });
+}
+
+/**
  * The artifact store the settings describe: memory (bytes capped by quotaBytes, or at least
  * twice artifactMaxBytes), a directory, or an S3 bucket. This is the one place a store is built
  * from settings (both apps go through it): the S3 store uses path-style URLs exactly as
  * `settings.store.forcePathStyle` says (the s3ForcePathStyle setting, else on when an endpoint
  * is set) and the s3Timeout deadline, and takes credentials and checksum modes from the AWS SDK's
  * own environment. Memory and fs get a per-principal share (quotaPerPrincipal, else the
- * default for `principals`: none for one, a quarter of the cap for many).
+ * default for `principals`: none for one, a quarter of the cap for many). With `encryptAtRest`
+ * the fs and S3 stores are wrapped in createEncryptedStore (memory is not: its artifacts never
+ * leave the process).
  */
 export function createStoreFromSettings(
   settings: AdapterSettings,
@@ -91,19 +109,20 @@ export function createStoreFromSettings(
     const capabilities = { persistent: true, shared: true, quota: true, staging: true };
     return createDeferredStore("fs", capabilities, async () => {
       const { createFsStore, DEFAULT_FS_QUOTA_BYTES } = await import("@bounded-mcp/stores/fs");
-      return createFsStore({
+      const backend = createFsStore({
         dir: store.dir,
         ...(quota === undefined ? {} : { quotaBytes: quota }),
         ...shareOf(quota ?? DEFAULT_FS_QUOTA_BYTES),
         clock,
       });
+      return sealedWhenAsked(settings, logger, backend);
     });
   }
   if (store.kind === "s3") {
     const capabilities = { persistent: true, shared: true, quota: false, staging: false };
     return createDeferredStore("s3", capabilities, async () => {
       const { createS3Store } = await import("@bounded-mcp/stores/s3");
-      return createS3Store({
+      const backend = createS3Store({
         bucket: store.bucket,
         ...(store.prefix === null ? {} : { prefix: store.prefix }),
         ...(store.endpoint === null ? {} : { endpoint: store.endpoint }),
@@ -113,6 +132,7 @@ export function createStoreFromSettings(
         clock,
         logger,
       });
+      return sealedWhenAsked(settings, logger, backend);
     });
   }
   const maxBytes =
