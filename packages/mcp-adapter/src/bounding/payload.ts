@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { receivedJsonOf } from "./received-json.js";
 
 /** What gets stored for an oversized result (SPEC.md §2 "What is stored"). */
 export interface Payload {
@@ -69,7 +70,9 @@ function mirroredText(result: CallToolResult): string | undefined {
 
 /**
  * Picks the text of an oversized result's payload: the text when structuredContent only mirrors
- * it (see mirroredText); else the compact JSON of structuredContent when present; else the single text block as received (JSON, pretty-printed or not, or plain text);
+ * it (see mirroredText); else structuredContent when present, as the text it arrived as on the
+ * wire when its transport kept it (see receivedJsonOf), else as its compact JSON; else the single
+ * text block as received (JSON, pretty-printed or not, or plain text);
  * else the compact JSON of `{"content": [...]}` with binary blocks replaced by their descriptors.
  */
 export function selectPayloadText(result: CallToolResult, structuredJson?: string): PayloadText {
@@ -77,7 +80,10 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
   if (mirrored !== undefined) return { text: mirrored };
   if (result.structuredContent !== undefined) {
     return {
-      text: structuredJson ?? JSON.stringify(result.structuredContent),
+      text:
+        receivedJsonOf(result.structuredContent) ??
+        structuredJson ??
+        JSON.stringify(result.structuredContent),
       parsed: { mediaType: "application/json", document: result.structuredContent },
     };
   }
