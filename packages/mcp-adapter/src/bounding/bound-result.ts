@@ -223,6 +223,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         staged,
         sha256,
         mediaType: payload.mediaType,
+        bodyEncoding: payload.bodyEncoding,
         document: payload.document,
         responseRoot,
         primaryPaths,

@@ -11,6 +11,8 @@ export interface Payload {
   mediaType: ArtifactMediaType;
   /** The document queries run on: the parsed JSON, or `{"lines": [...]}` for text. */
   document: unknown;
+  /** `"json-string"` when `text` is the JSON string of a text holding lone surrogates. */
+  bodyEncoding?: "json-string" | undefined;
 }
 
 type ContentBlock = CallToolResult["content"][number];
@@ -54,6 +56,57 @@ export interface PayloadText {
   parsed?: Omit<Payload, "text"> | undefined;
 }
 
+/** A lone surrogate code unit: a high one not followed by a low one, or a low one not after a high. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Whether `text` holds no lone surrogate (String.prototype.isWellFormed, Node 20+). */
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** `text` with every lone surrogate written as a `\uXXXX` escape, as JSON.stringify writes it. */
+export function escapeLoneSurrogates(text: string): string {
+  return text.replace(LONE_SURROGATE, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
+}
+
+/**
+ * A text received as a string (a text block), as it can be stored (SPEC.md §10): as itself when it
+ * holds no lone surrogate (checked with isWellFormed, the only cost for every other text), since
+ * UTF-8 would write a lone surrogate as U+FFFD and the text read back from the store would differ
+ * from the one cached. Otherwise: JSON with each lone surrogate written as a `\uXXXX` escape (a
+ * lone surrogate in valid JSON is always inside a string, so the value is the same), or text that
+ * is not JSON stored as the JSON string of itself (JSON.stringify escapes them too), marked
+ * `bodyEncoding: "json-string"` so the read path decodes it (see parseJsonStringBody).
+ */
+function storableText(text: string): PayloadText {
+  if (isWellFormed(text)) return { text };
+  try {
+    const document: unknown = JSON.parse(text);
+    return {
+      text: escapeLoneSurrogates(text),
+      parsed: { mediaType: "application/json", document },
+    };
+  } catch {
+    return {
+      text: JSON.stringify(text),
+      parsed: {
+        mediaType: "text/plain",
+        document: textToDocument(text),
+        bodyEncoding: "json-string",
+      },
+    };
+  }
+}
+
+/**
+ * The document of a stored body marked `bodyEncoding: "json-string"` (see storableText): the
+ * JSON string decoded, then read as text (`{"lines": [...]}`), lone surrogates and all.
+ */
+export function parseJsonStringBody(body: Uint8Array): unknown {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  return textToDocument(JSON.parse(text) as string);
+}
+
 /**
  * The text of a result whose structuredContent only repeats its single text block, e.g.
  * server-filesystem's `{content: "<file text>"}`: such structuredContent adds no structure, so
@@ -74,10 +127,11 @@ function mirroredText(result: CallToolResult): string | undefined {
  * wire when its transport kept it (see receivedJsonOf), else as its compact JSON; else the single
  * text block as received (JSON, pretty-printed or not, or plain text);
  * else the compact JSON of `{"content": [...]}` with binary blocks replaced by their descriptors.
+ * A text with lone surrogates is made storable first (see storableText).
  */
 export function selectPayloadText(result: CallToolResult, structuredJson?: string): PayloadText {
   const mirrored = mirroredText(result);
-  if (mirrored !== undefined) return { text: mirrored };
+  if (mirrored !== undefined) return storableText(mirrored);
   if (result.structuredContent !== undefined) {
     return {
       text:
@@ -89,7 +143,7 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
   }
   const content = result.content ?? [];
   const [only] = content;
-  if (content.length === 1 && only?.type === "text") return { text: only.text };
+  if (content.length === 1 && only?.type === "text") return storableText(only.text);
   const document = { content: content.map(describeBinaryBlock) };
   return { text: JSON.stringify(document), parsed: { mediaType: "application/json", document } };
 }
