@@ -21,7 +21,7 @@ import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
-import { type EncodingPayload, startEncodingPayload } from "./encode-payload.js";
+import { type EncodingPayload, startEncodingStorable } from "./encode-payload.js";
 import { measureResult } from "./measure.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
@@ -163,20 +163,25 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     context: BoundContext,
     structuredJson: string | undefined,
   ): Promise<CallToolResult> => {
-    const source = selectPayloadText(result, structuredJson);
-    const byteLength = Buffer.byteLength(source.text);
-    if (byteLength > limits.artifactMaxBytes) {
+    const picked = selectPayloadText(result, structuredJson);
+    const tooLarge = (byteLength: number, source: PayloadText) => {
       const failure = {
-        code: "ARTIFACT_TOO_LARGE",
+        code: "ARTIFACT_TOO_LARGE" as const,
         byteLength,
         limit: limits.artifactMaxBytes,
-      } as const;
+      };
       return fail(result, failure, parsePayload(source), byteLength);
-    }
+    };
+    const byteLength = Buffer.byteLength(picked.text);
+    if (byteLength > limits.artifactMaxBytes) return tooLarge(byteLength, picked);
     // Encoded once, before the parse (the Buffer's external memory may start a garbage
     // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
-    // on a helper thread while this one parses.
-    const encoding = startEncodingPayload(source.text, byteLength);
+    // on a helper thread while this one parses. A text block with lone surrogates is encoded
+    // again, escaped (SPEC.md §10, startEncodingStorable), and may then be larger.
+    const { source, encoding } = startEncodingStorable(picked, byteLength);
+    if (encoding.body.byteLength > limits.artifactMaxBytes) {
+      return tooLarge(encoding.body.byteLength, source);
+    }
     // A store that can (fs) writes the bytes meanwhile, so the write overlaps the parse too.
     const staged = dependencies.artifacts.stage(encoding.body);
     try {

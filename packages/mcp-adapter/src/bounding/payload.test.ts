@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { escapeLoneSurrogates, parsePayload, selectPayloadText } from "./payload.js";
+import {
+  escapeLoneSurrogates,
+  parsePayload,
+  selectPayloadText,
+  storablePayloadText,
+} from "./payload.js";
 
 describe("selectPayloadText", () => {
   it("takes structuredContent as the text its transport attached (the relay's stdio wire)", () => {
@@ -19,7 +24,7 @@ describe("selectPayloadText", () => {
 
   it("writes the lone surrogates of a JSON text as escapes and keeps the value", () => {
     const text = '{"a":"\ud800 \ud83d\ude00 \udc00"}';
-    const picked = selectPayloadText({ content: [{ type: "text", text }] });
+    const picked = storablePayloadText(selectPayloadText({ content: [{ type: "text", text }] }));
     expect({ text: picked.text, payload: parsePayload(picked) }).toEqual({
       text: '{"a":"\\ud800 \ud83d\ude00 \\udc00"}',
       payload: {
@@ -32,12 +37,30 @@ describe("selectPayloadText", () => {
 
   it("stores a text that is not JSON and holds lone surrogates as its JSON string, marked", () => {
     const text = "one \udfff\ntwo";
-    expect(parsePayload(selectPayloadText({ content: [{ type: "text", text }] }))).toEqual({
+    const picked = storablePayloadText(selectPayloadText({ content: [{ type: "text", text }] }));
+    expect(parsePayload(picked)).toEqual({
       text: '"one \\udfff\\ntwo"',
       mediaType: "text/plain",
       document: { lines: ["one \udfff", "two"] },
       bodyEncoding: "json-string",
     });
+  });
+});
+
+describe("storablePayloadText", () => {
+  it("keeps a well-formed text block and any text serialized here as they are", () => {
+    const wellFormed = selectPayloadText({
+      content: [{ type: "text", text: "a \ufffd \ud83d\ude00" }],
+    });
+    const serialized = selectPayloadText({
+      content: [{ type: "text", text: "x" }],
+      structuredContent: { a: "\ud800" },
+    });
+    expect([storablePayloadText(wellFormed), storablePayloadText(serialized)]).toEqual([
+      wellFormed,
+      serialized,
+    ]);
+    expect(serialized.text).toBe('{"a":"\\ud800"}');
   });
 });
 

@@ -54,6 +54,11 @@ export function describeBinaryBlock(block: ContentBlock): unknown {
 export interface PayloadText {
   text: string;
   parsed?: Omit<Payload, "text"> | undefined;
+  /**
+   * The text is a string as the upstream gave it (a text block), so it may hold lone surrogates;
+   * text serialized here (JSON.stringify) or read from the wire (UTF-8 decoded) never does.
+   */
+  asReceived?: boolean | undefined;
 }
 
 /** A lone surrogate code unit: a high one not followed by a low one, or a low one not after a high. */
@@ -70,16 +75,14 @@ export function escapeLoneSurrogates(text: string): string {
 }
 
 /**
- * A text received as a string (a text block), as it can be stored (SPEC.md §10): as itself when it
- * holds no lone surrogate (checked with isWellFormed, the only cost for every other text), since
- * UTF-8 would write a lone surrogate as U+FFFD and the text read back from the store would differ
- * from the one cached. Otherwise: JSON with each lone surrogate written as a `\uXXXX` escape (a
- * lone surrogate in valid JSON is always inside a string, so the value is the same), or text that
- * is not JSON stored as the JSON string of itself (JSON.stringify escapes them too), marked
+ * A text received as a string (a text block), as it can be stored (SPEC.md §10): UTF-8 writes a
+ * lone surrogate as U+FFFD, so the text read back from the store would differ from the one
+ * cached. JSON gets each lone surrogate written as a `\uXXXX` escape (a lone surrogate in valid
+ * JSON is always inside a string, so the value is the same); text that is not JSON is stored as
+ * the JSON string of itself (JSON.stringify escapes them too), marked
  * `bodyEncoding: "json-string"` so the read path decodes it (see parseJsonStringBody).
  */
-function storableText(text: string): PayloadText {
-  if (isWellFormed(text)) return { text };
+function escapedText(text: string): PayloadText {
   try {
     const document: unknown = JSON.parse(text);
     return {
@@ -99,7 +102,18 @@ function storableText(text: string): PayloadText {
 }
 
 /**
- * The document of a stored body marked `bodyEncoding: "json-string"` (see storableText): the
+ * The picked text as it can be stored: itself, unless it came as a string from the upstream
+ * (`asReceived`) and holds lone surrogates (isWellFormed), then escaped (see escapedText). The
+ * bounder calls it only when the encoded bytes hold U+FFFD (see encode-payload.ts), so a payload
+ * without one never pays the isWellFormed scan.
+ */
+export function storablePayloadText(source: PayloadText): PayloadText {
+  if (source.asReceived !== true || isWellFormed(source.text)) return source;
+  return escapedText(source.text);
+}
+
+/**
+ * The document of a stored body marked `bodyEncoding: "json-string"` (see escapedText): the
  * JSON string decoded, then read as text (`{"lines": [...]}`), lone surrogates and all.
  */
 export function parseJsonStringBody(body: Uint8Array): unknown {
@@ -127,11 +141,11 @@ function mirroredText(result: CallToolResult): string | undefined {
  * wire when its transport kept it (see receivedJsonOf), else as its compact JSON; else the single
  * text block as received (JSON, pretty-printed or not, or plain text);
  * else the compact JSON of `{"content": [...]}` with binary blocks replaced by their descriptors.
- * A text with lone surrogates is made storable first (see storableText).
+ * A text block's text is marked `asReceived` (see storablePayloadText).
  */
 export function selectPayloadText(result: CallToolResult, structuredJson?: string): PayloadText {
   const mirrored = mirroredText(result);
-  if (mirrored !== undefined) return storableText(mirrored);
+  if (mirrored !== undefined) return { text: mirrored, asReceived: true };
   if (result.structuredContent !== undefined) {
     return {
       text:
@@ -143,7 +157,7 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
   }
   const content = result.content ?? [];
   const [only] = content;
-  if (content.length === 1 && only?.type === "text") return storableText(only.text);
+  if (content.length === 1 && only?.type === "text") return { text: only.text, asReceived: true };
   const document = { content: content.map(describeBinaryBlock) };
   return { text: JSON.stringify(document), parsed: { mediaType: "application/json", document } };
 }
