@@ -3,11 +3,10 @@ const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 
-/** A quote or a bracket: the only characters that change nesting outside strings. */
-const STRUCTURAL = /["{}[\]]/g;
 /** Where a number, true, false or null ends. */
 const LITERAL_END = /[\s,\]}]/g;
 
@@ -44,19 +43,22 @@ function valueEnd(text: string, start: number): number {
     return found === null ? text.length : found.index;
   }
   let depth = 0;
-  STRUCTURAL.lastIndex = start;
-  for (;;) {
-    const found = STRUCTURAL.exec(text);
-    if (found === null) throw new SyntaxError("unterminated value");
-    const at = found.index;
+  let at = start;
+  const length = text.length;
+  while (at < length) {
     const code = text.charCodeAt(at);
     if (code === QUOTE) {
-      STRUCTURAL.lastIndex = stringEnd(text, at);
+      at = stringEnd(text, at);
       continue;
     }
-    depth += code === OPEN_BRACE || code === OPEN_BRACKET ? 1 : -1;
-    if (depth === 0) return at + 1;
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) depth += 1;
+    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth -= 1;
+      if (depth === 0) return at + 1;
+    }
+    at += 1;
   }
+  throw new SyntaxError("unterminated value");
 }
 
 interface Span {
