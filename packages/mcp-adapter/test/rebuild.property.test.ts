@@ -1,4 +1,3 @@
-/// <reference path="../../stores/test/support/s3rver-module.d.ts" />
 import { createHash, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,15 +7,11 @@ import { createFsStore } from "@bounded-mcp/stores/fs";
 import { createS3Store } from "@bounded-mcp/stores/s3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  s3rverStoreOptions,
-  startTestS3Server,
-  type TestS3Server,
-} from "../../stores/test/support/s3rver.js";
 import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
 import { connectLowLevelServer, createTestAdapter, TEST_NOW } from "./support/harness.js";
 import { type JsonTextCase, jsonTexts, plainTexts } from "./support/json-texts.js";
 import { type RebuildCounts, rebuildArtifact } from "./support/rebuild.js";
+import { s3rverStoreOptions, startTestS3Server, type TestS3Server } from "./support/s3rver.js";
 
 // Issue 15's property: for random JSON texts (lone surrogates, __proto__ keys, a few thousand
 // levels of nesting, astral and combining characters, exact number literals in several
@@ -205,7 +200,7 @@ describe("a bounded text is rebuilt value for value from query answers (SPEC.md 
           const prefix = `rebuild-${randomUUID()}/`;
           return {
             open: () =>
-              createS3Store({ ...s3rverStoreOptions(server), prefix, clock: () => TEST_NOW }),
+              createS3Store({ ...s3rverStoreOptions(server, prefix), clock: () => TEST_NOW }),
             close: async () => undefined,
           };
         }, S3_RUNS);
