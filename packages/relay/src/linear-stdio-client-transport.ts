@@ -10,9 +10,11 @@ import {
   findOversizedResponseId,
   replaceNonObjectResult,
 } from "./oversized-response.js";
+import { attachReceivedJson } from "./received-json.js";
 import { RELAY_ERROR_CODES } from "./sdk/protocol.js";
 import { defaultChildEnvironment } from "./sdk/transports.js";
 import type { JSONRPCMessage, RequestId, Transport } from "./sdk/types.js";
+import { structuredContentText } from "./structured-content-span.js";
 
 /** The default byte cap of one upstream message: 1.3 x artifactMaxBytes (docs/sdk-notes.md 7). */
 export const DEFAULT_MAX_MESSAGE_BYTES = Math.ceil(1.3 * DEFAULT_LIMITS.artifactMaxBytes);
@@ -100,7 +102,10 @@ type Child = ChildProcessByStdio<Writable, Readable, Readable>;
  * result, any other request a JSON-RPC error, and the connection stays up. When the child dies,
  * every request still in flight gets an error naming the upstream and its exit code or signal
  * before `onclose`. A response whose result is not an object (`result: null`) fails its call at
- * once (see replaceNonObjectResult) instead of waiting for the timeout. One transport spawns one child; restarting is the supervisor's job.
+ * once (see replaceNonObjectResult) instead of waiting for the timeout. A result's
+ * structuredContent keeps the text it arrived as (see keepStructuredContentText), so a bounded
+ * result stores the upstream's bytes. One transport spawns one child; restarting is the
+ * supervisor's job.
  * Limits: POSIX-style spawning (no Windows console hiding); `sessionId` is never set.
  */
 export function createLinearStdioClientTransport(
@@ -250,8 +255,22 @@ export function createLinearStdioClientTransport(
       transport.onerror?.(asError(error));
       return;
     }
+    keepStructuredContentText(message, text);
     const id = "id" in message ? (message.id as RequestId) : undefined;
     enqueue(replaceNonObjectResult(message, id === undefined ? undefined : inFlight.get(id), name));
+  }
+
+  /**
+   * Attaches to a response's structuredContent the text it was parsed from (sliced from the line
+   * only if the adapter bounds the result), so the artifact stores the upstream's bytes: its
+   * spacing, its number literals (`1.50`), not the value serialized again (SPEC.md §10).
+   */
+  function keepStructuredContentText(message: JSONRPCMessage, line: string): void {
+    if (!("result" in message)) return;
+    const structured = (message.result as { structuredContent?: unknown } | null)
+      ?.structuredContent;
+    if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return;
+    attachReceivedJson(structured, () => structuredContentText(line));
   }
 
   function receiveOversizedLine(line: OversizedLine): void {

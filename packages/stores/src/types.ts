@@ -20,6 +20,12 @@ export interface ArtifactMeta {
   primaryPaths: string[];
   sourceTruncated: boolean;
   contractVersion: 3;
+  /**
+   * How the body encodes the payload when not as itself: `"json-string"` for a text/plain payload
+   * holding lone surrogates (UTF-8 cannot write them), stored as the JSON string of its text so
+   * every read path answers the same text (SPEC.md §10). Absent for every other artifact.
+   */
+  bodyEncoding?: "json-string";
 }
 
 /** What a backend can do; the conformance suite skips (visibly) only what a store declares missing. */

@@ -59,6 +59,8 @@ export const LAYER_RULES: Record<string, LayerRule> = {
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",
       "js-tiktoken",
+      // The rebuild property test's S3 store (test/support/s3rver.ts).
+      "s3rver",
     ],
   },
   "@bounded-mcp/relay": {

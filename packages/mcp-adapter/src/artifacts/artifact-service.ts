@@ -8,6 +8,7 @@ import {
   isExpiredArtifact,
   type StagedBody,
 } from "@bounded-mcp/stores";
+import { parseJsonStringBody } from "../bounding/payload.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import type { ParseCache } from "./parse-cache.js";
 
@@ -50,6 +51,8 @@ export interface SaveInput {
   /** What `stage(body)` returned for these bytes: saved by committing it. */
   staged?: StagedBody | undefined;
   mediaType: ArtifactMediaType;
+  /** ArtifactMeta.bodyEncoding: `"json-string"` for a text stored as the JSON string of itself. */
+  bodyEncoding?: "json-string" | undefined;
   document: unknown;
   responseRoot: string;
   primaryPaths: string[];
@@ -138,7 +141,10 @@ export function createArtifactService(options: {
 
   const parsed = (stored: { meta: ArtifactMeta; body: Uint8Array }): OpenArtifact => ({
     meta: stored.meta,
-    document: parseStoredBody(stored.body, stored.meta.mediaType),
+    document:
+      stored.meta.bodyEncoding === "json-string"
+        ? parseJsonStringBody(stored.body)
+        : parseStoredBody(stored.body, stored.meta.mediaType),
   });
 
   const load = (id: string): Promise<OpenArtifact | ExpiredArtifact | null> => {
@@ -213,6 +219,7 @@ export function createArtifactService(options: {
         primaryPaths: input.primaryPaths,
         sourceTruncated: input.sourceTruncated,
         contractVersion: 3,
+        ...(input.bodyEncoding === undefined ? {} : { bodyEncoding: input.bodyEncoding }),
       };
       if (input.staged === undefined) await store.put(meta, input.body);
       else await input.staged.commit(meta, { sha256FromBody: input.sha256FromBody === true });

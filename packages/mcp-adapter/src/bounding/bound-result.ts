@@ -22,7 +22,7 @@ import type { StatsCollector } from "../stats/stats-collector.js";
 import { boundWithMedia, DEFAULT_MEDIA_BYTES } from "./bound-media.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
-import { type EncodingPayload, startEncodingPayload } from "./encode-payload.js";
+import { type EncodingPayload, startEncodingStorable } from "./encode-payload.js";
 import { measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
@@ -206,20 +206,25 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       } as const;
       return fail(result, failure, undefined, redacted.byteLength);
     }
-    const source = redacted.source;
-    const byteLength = Buffer.byteLength(source.text);
-    if (byteLength > limits.artifactMaxBytes) {
+    const picked = redacted.source;
+    const tooLarge = (byteLength: number, source: PayloadText) => {
       const failure = {
-        code: "ARTIFACT_TOO_LARGE",
+        code: "ARTIFACT_TOO_LARGE" as const,
         byteLength,
         limit: limits.artifactMaxBytes,
-      } as const;
+      };
       return fail(result, failure, parsePayload(source), byteLength);
-    }
+    };
+    const byteLength = Buffer.byteLength(picked.text);
+    if (byteLength > limits.artifactMaxBytes) return tooLarge(byteLength, picked);
     // Encoded once, before the parse (the Buffer's external memory may start a garbage
     // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
-    // on a helper thread while this one parses.
-    const encoding = startEncodingPayload(source.text, byteLength);
+    // on a helper thread while this one parses. A text block with lone surrogates is encoded
+    // again, escaped (SPEC.md §10, startEncodingStorable), and may then be larger.
+    const { source, encoding } = startEncodingStorable(picked, byteLength);
+    if (encoding.body.byteLength > limits.artifactMaxBytes) {
+      return tooLarge(encoding.body.byteLength, source);
+    }
     // A store that can (fs) writes the bytes meanwhile, so the write overlaps the parse too.
     const staged = dependencies.artifacts.stage(encoding.body);
     try {
@@ -266,6 +271,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         staged,
         sha256,
         mediaType: payload.mediaType,
+        bodyEncoding: payload.bodyEncoding,
         document: payload.document,
         responseRoot,
         primaryPaths,

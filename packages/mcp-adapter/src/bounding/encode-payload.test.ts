@@ -4,6 +4,7 @@ import {
   encodePayloadText,
   OFF_THREAD_HASH_MIN_BYTES,
   startEncodingPayload,
+  startEncodingStorable,
 } from "./encode-payload.js";
 
 function expected(text: string) {
@@ -49,5 +50,44 @@ describe("encodePayloadText", () => {
       sameBytes: [true, true],
       digests: texts.map((text) => expected(text).sha256),
     });
+  });
+});
+
+describe("startEncodingStorable", () => {
+  const encodeText = async (text: string, asReceived = true) => {
+    const { source, encoding } = startEncodingStorable(
+      { text, asReceived },
+      Buffer.byteLength(text),
+    );
+    return {
+      text: source.text,
+      body: encoding.body.toString("utf8"),
+      sha256: await encoding.sha256,
+    };
+  };
+
+  it("escapes the lone surrogates of a text block (small, and hashed off the thread), keeping a real U+FFFD", async () => {
+    const small = '{"a":"\ud800 \ufffd"}';
+    const large = `{"a":"\udc00","pad":"${"x".repeat(OFF_THREAD_HASH_MIN_BYTES)}"}`;
+    const escapedLarge = large.replace("\udc00", "\\udc00");
+    expect(await encodeText(small)).toEqual({
+      text: '{"a":"\\ud800 \ufffd"}',
+      ...expected('{"a":"\\ud800 \ufffd"}'),
+      body: '{"a":"\\ud800 \ufffd"}',
+    });
+    const big = await encodeText(large);
+    expect({ same: big.text === escapedLarge, sha256: big.sha256 }).toEqual({
+      same: true,
+      sha256: expected(escapedLarge).sha256,
+    });
+  });
+
+  it("leaves a well-formed text holding U+FFFD, and text it serialized itself, as they are", async () => {
+    expect(await encodeText('{"a":"\ufffd"}')).toEqual({
+      text: '{"a":"\ufffd"}',
+      body: '{"a":"\ufffd"}',
+      sha256: expected('{"a":"\ufffd"}').sha256,
+    });
+    expect((await encodeText("\ud800", false)).body).toBe("\ufffd");
   });
 });

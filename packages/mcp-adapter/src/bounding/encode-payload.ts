@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { hashOffThread } from "./hash-off-thread.js";
+import { type PayloadText, storablePayloadText } from "./payload.js";
 
 /** A payload's stored bytes and their digest, computed once. */
 export interface EncodedPayload {
@@ -50,4 +51,36 @@ export function startEncodingPayload(text: string, byteLength: number): Encoding
     (digest) => digest ?? createHash("sha256").update(body).digest("hex"),
   );
   return { body, sha256 };
+}
+
+/** U+FFFD in UTF-8: what Buffer#write puts where a string holds a lone surrogate. */
+const REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/** The text that will be stored, and its bytes being encoded and hashed. */
+export interface EncodingSource {
+  source: PayloadText;
+  encoding: EncodingPayload;
+}
+
+/**
+ * startEncodingPayload of the picked text, made storable first when it must be (SPEC.md §10): a
+ * text block holding lone surrogates is encoded again from storablePayloadText (escaped), since
+ * its UTF-8 would hold U+FFFD where the cached text holds the lone surrogate. A payload whose
+ * bytes hold no U+FFFD pays one Buffer#indexOf of them (a byte search, about 1% of the encode and
+ * hash; bench/well-formed-check.ts), never the isWellFormed scan of the text; only a text with
+ * U+FFFD in it is scanned, and only one with lone surrogates is encoded twice.
+ */
+export function startEncodingStorable(source: PayloadText, byteLength: number): EncodingSource {
+  const encoding = startEncodingPayload(source.text, byteLength);
+  if (source.asReceived !== true || encoding.body.indexOf(REPLACEMENT_CHARACTER) === -1) {
+    return { source, encoding };
+  }
+  const storable = storablePayloadText(source);
+  if (storable === source) return { source, encoding };
+  // The first digest is never awaited: it must not be left an unhandled rejection.
+  encoding.sha256.catch(() => undefined);
+  return {
+    source: storable,
+    encoding: startEncodingPayload(storable.text, Buffer.byteLength(storable.text)),
+  };
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { receivedJsonOf } from "./received-json.js";
 
 /** What gets stored for an oversized result (SPEC.md §2 "What is stored"). */
 export interface Payload {
@@ -10,6 +11,8 @@ export interface Payload {
   mediaType: ArtifactMediaType;
   /** The document queries run on: the parsed JSON, or `{"lines": [...]}` for text. */
   document: unknown;
+  /** `"json-string"` when `text` is the JSON string of a text holding lone surrogates. */
+  bodyEncoding?: "json-string" | undefined;
 }
 
 type ContentBlock = CallToolResult["content"][number];
@@ -51,6 +54,71 @@ export function describeBinaryBlock(block: ContentBlock): unknown {
 export interface PayloadText {
   text: string;
   parsed?: Omit<Payload, "text"> | undefined;
+  /**
+   * The text is a string as the upstream gave it (a text block), so it may hold lone surrogates;
+   * text serialized here (JSON.stringify) or read from the wire (UTF-8 decoded) never does.
+   */
+  asReceived?: boolean | undefined;
+}
+
+/** A lone surrogate code unit: a high one not followed by a low one, or a low one not after a high. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Whether `text` holds no lone surrogate (String.prototype.isWellFormed, Node 20+). */
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** `text` with every lone surrogate written as a `\uXXXX` escape, as JSON.stringify writes it. */
+export function escapeLoneSurrogates(text: string): string {
+  return text.replace(LONE_SURROGATE, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
+}
+
+/**
+ * A text received as a string (a text block), as it can be stored (SPEC.md §10): UTF-8 writes a
+ * lone surrogate as U+FFFD, so the text read back from the store would differ from the one
+ * cached. JSON gets each lone surrogate written as a `\uXXXX` escape (a lone surrogate in valid
+ * JSON is always inside a string, so the value is the same); text that is not JSON is stored as
+ * the JSON string of itself (JSON.stringify escapes them too), marked
+ * `bodyEncoding: "json-string"` so the read path decodes it (see parseJsonStringBody).
+ */
+function escapedText(text: string): PayloadText {
+  try {
+    const document: unknown = JSON.parse(text);
+    return {
+      text: escapeLoneSurrogates(text),
+      parsed: { mediaType: "application/json", document },
+    };
+  } catch {
+    return {
+      text: JSON.stringify(text),
+      parsed: {
+        mediaType: "text/plain",
+        document: textToDocument(text),
+        bodyEncoding: "json-string",
+      },
+    };
+  }
+}
+
+/**
+ * The picked text as it can be stored: itself, unless it came as a string from the upstream
+ * (`asReceived`) and holds lone surrogates (isWellFormed), then escaped (see escapedText). The
+ * bounder calls it only when the encoded bytes hold U+FFFD (see encode-payload.ts), so a payload
+ * without one never pays the isWellFormed scan.
+ */
+export function storablePayloadText(source: PayloadText): PayloadText {
+  if (source.asReceived !== true || isWellFormed(source.text)) return source;
+  return escapedText(source.text);
+}
+
+/**
+ * The document of a stored body marked `bodyEncoding: "json-string"` (see escapedText): the
+ * JSON string decoded, then read as text (`{"lines": [...]}`), lone surrogates and all.
+ */
+export function parseJsonStringBody(body: Uint8Array): unknown {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  return textToDocument(JSON.parse(text) as string);
 }
 
 /**
@@ -69,21 +137,27 @@ function mirroredText(result: CallToolResult): string | undefined {
 
 /**
  * Picks the text of an oversized result's payload: the text when structuredContent only mirrors
- * it (see mirroredText); else the compact JSON of structuredContent when present; else the single text block as received (JSON, pretty-printed or not, or plain text);
+ * it (see mirroredText); else structuredContent when present, as the text it arrived as on the
+ * wire when its transport kept it (see receivedJsonOf), else as its compact JSON; else the single
+ * text block as received (JSON, pretty-printed or not, or plain text);
  * else the compact JSON of `{"content": [...]}` with binary blocks replaced by their descriptors.
+ * A text block's text is marked `asReceived` (see storablePayloadText).
  */
 export function selectPayloadText(result: CallToolResult, structuredJson?: string): PayloadText {
   const mirrored = mirroredText(result);
-  if (mirrored !== undefined) return { text: mirrored };
+  if (mirrored !== undefined) return { text: mirrored, asReceived: true };
   if (result.structuredContent !== undefined) {
     return {
-      text: structuredJson ?? JSON.stringify(result.structuredContent),
+      text:
+        receivedJsonOf(result.structuredContent) ??
+        structuredJson ??
+        JSON.stringify(result.structuredContent),
       parsed: { mediaType: "application/json", document: result.structuredContent },
     };
   }
   const content = result.content ?? [];
   const [only] = content;
-  if (content.length === 1 && only?.type === "text") return { text: only.text };
+  if (content.length === 1 && only?.type === "text") return { text: only.text, asReceived: true };
   const document = { content: content.map(describeBinaryBlock) };
   return { text: JSON.stringify(document), parsed: { mediaType: "application/json", document } };
 }

@@ -23,6 +23,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
+import { forgetReceivedJson } from "../received-json.js";
 import type { ToolHooks } from "../relay-hooks.js";
 import type { UpstreamSyncState } from "../upstream-sync.js";
 import { PASS_THROUGH_RESULT, requestAsSent } from "./protocol.js";
@@ -154,6 +155,8 @@ export function createRelayServer(options: RelayServerOptions): Server {
     const name = request.params.name;
     const hook = options.hooks?.[name];
     if (hook === undefined || request.params.task !== undefined) return result;
+    // A hook may change structuredContent in place: its wire text would no longer describe it.
+    forgetReceivedJson(result.structuredContent);
     try {
       await hook({
         toolName: name,

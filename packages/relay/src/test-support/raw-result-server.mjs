@@ -4,6 +4,7 @@
 // whose text is not a string, structuredContent nested 100,000 deep). `echo_arguments` answers
 // with the arguments it received, as JSON text.
 import { createInterface } from "node:readline";
+import { SPACED_STRUCTURED } from "./spaced-structured.mjs";
 
 const DEPTH = 100_000;
 const deepValue = `${'{"a":['.repeat(DEPTH)}1${"]}".repeat(DEPTH)}`;
@@ -16,6 +17,7 @@ const RESULTS = {
   content_not_array: '{"content":"done"}',
   text_not_string: `{"content":[{"type":"text","text":{"rows":[${Array.from({ length: 2000 }, (_, index) => `{"id":${index},"name":"row ${index} ${"x".repeat(20)}"}`).join(",")}]}}]}`,
   deep_structured: `{"content":[{"type":"text","text":"deep"}],"structuredContent":${deepValue}}`,
+  spaced_structured: `{"content":[{"type":"text","text":"spaced"}], "structuredContent" :  ${SPACED_STRUCTURED}  }`,
   deep_text: `{"content":[{"type":"text","text":${JSON.stringify(deepValue)}}]}`,
 };
 

@@ -54,6 +54,28 @@ describe("S3 object metadata", () => {
     expect(decodeFramedHeader(long.id, header, { ...decoded, sha256: "b".repeat(64) })).toBeNull();
   });
 
+  it("round-trips a bodyEncoding marker (inline and framed), leaves it out when absent and refuses one it cannot read", () => {
+    const marked: ArtifactMeta = { ...meta, bodyEncoding: "json-string" };
+    const framed = { ...marked, primaryPaths: [`/${"x".repeat(2400)}`] };
+    const encodedFramed = encodeObjectMetadata(framed);
+    const decodedFramed = decodeObjectMetadata(framed.id, encodedFramed.metadata);
+    if (decodedFramed?.layout !== "framed" || encodedFramed.header === null) {
+      throw new Error("expected a framed layout");
+    }
+    const { metadata } = encodeObjectMetadata(marked);
+    expect({
+      inline: decodeObjectMetadata(marked.id, metadata),
+      framed: decodeFramedHeader(framed.id, encodedFramed.header, decodedFramed),
+      absent: decodeObjectMetadata(meta.id, encodeObjectMetadata(meta).metadata),
+      unknown: decodeObjectMetadata(marked.id, { ...metadata, "bm-body-encoding": "base64" }),
+    }).toStrictEqual({
+      inline: { layout: "inline", meta: marked },
+      framed,
+      absent: { layout: "inline", meta },
+      unknown: null,
+    });
+  });
+
   it("treats objects it did not write as not its own", () => {
     const { metadata } = encodeObjectMetadata(meta);
     expect([

@@ -40,6 +40,7 @@ function fixedMembers(meta: ArtifactMeta): Record<string, string> {
     "bm-expires-at": String(meta.expiresAt),
     "bm-source-truncated": String(meta.sourceTruncated),
     "bm-contract-version": String(meta.contractVersion),
+    ...(meta.bodyEncoding === undefined ? {} : { "bm-body-encoding": meta.bodyEncoding }),
   };
 }
 
@@ -123,6 +124,7 @@ export function decodeObjectMetadata(
           ? false
           : null,
     contractVersion: metadata["bm-contract-version"] === "3" ? 3 : null,
+    bodyEncoding: metadata["bm-body-encoding"],
   });
   return meta === null ? null : { layout: "inline", meta };
 }

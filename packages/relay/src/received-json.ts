@@ -1,0 +1,32 @@
+/**
+ * The property under which the adapter's bounding looks for the text a structuredContent object
+ * arrived as (the same `Symbol.for` key as @bounded-mcp/mcp-adapter's bounding/received-json.ts;
+ * a registered symbol, so the two packages agree without a shared export).
+ */
+const RECEIVED_JSON = Symbol.for("@bounded-mcp/received-json");
+
+/**
+ * Attaches to `value` (a structuredContent object parsed from a line) the way to get the text it
+ * was parsed from, as a non-enumerable symbol property: JSON.stringify, object spread, zod,
+ * Ajv and the SDK never see it, and it goes away with the object. `text` is called at most once,
+ * only when the result is bounded (so a result passed through inline costs no scan). The caller
+ * promises that the text parses to `value`; whoever may change `value` afterwards must call
+ * {@link forgetReceivedJson} first.
+ */
+export function attachReceivedJson(value: object, text: () => string | undefined): void {
+  Object.defineProperty(value, RECEIVED_JSON, {
+    value: text,
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
+}
+
+/**
+ * Drops the text attached to `value`, for code about to hand it to something that may change it
+ * in place (a tool hook): the adapter then stores the value serialized again, as for any value
+ * that did not arrive on the wire.
+ */
+export function forgetReceivedJson(value: unknown): void {
+  if (typeof value === "object" && value !== null) Reflect.deleteProperty(value, RECEIVED_JSON);
+}
