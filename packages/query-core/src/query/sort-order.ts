@@ -29,7 +29,7 @@ export interface SortKeyReader {
 }
 
 /** One sort key's values over the candidates, by position: a class and a number or a text. */
-interface KeyColumn {
+export interface KeyColumn {
   readonly classes: Uint8Array;
   /** Numbers, and booleans as 0 / 1. */
   readonly numbers: Float64Array;
