@@ -1,4 +1,4 @@
-import { ContractError, type QueryResult } from "@bounded-mcp/contract";
+import { ContractError, type FilterApplied, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import type { Work } from "../schedule/work.js";
@@ -52,6 +52,13 @@ function stateBytes(state: CollectionViewState): number {
   if (state.aggregated !== undefined) bytes += rowsBytes(state.aggregated.rows);
   if (state.sorted !== undefined) bytes += sortedViewBytes(state.sorted);
   return bytes;
+}
+
+/** A copy of one filter's counts (an anyOf's inner counts copied too). */
+function copyApplied(applied: FilterApplied): FilterApplied {
+  return "anyOf" in applied
+    ? { ...applied, anyOf: applied.anyOf.map((leaf) => ({ ...leaf })) }
+    : { ...applied };
 }
 
 /** The cached state of the request's view, if any. */
@@ -174,7 +181,7 @@ export function* pageCollection(
   const indices = filtered.indices;
   const extra: Partial<PageSpec> = {};
   // A copy: the kept counts are never handed out to be changed.
-  if (filtered.applied !== undefined) extra.filtersApplied = structuredClone(filtered.applied);
+  if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied.map(copyApplied);
   if (plan.aggregate !== null) {
     if (state.aggregated === undefined) {
       state.aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);

