@@ -32,6 +32,8 @@ export interface AdapterSettings {
   limits: Limits;
   quotaBytes: number | null;
   parseCacheBytes: number;
+  /** Byte budget of query-core's view cache (later pages of a view cost only the page). */
+  viewCacheBytes: number;
   /** Longest scan of one textSearch, in milliseconds. */
   queryWorkMs: number;
   store: StoreSettings;
@@ -153,6 +155,7 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
     },
     quotaBytes: values.quotaBytes,
     parseCacheBytes: values.parseCacheBytes,
+    viewCacheBytes: values.viewCacheBytes,
     queryWorkMs: values.queryWorkMs,
     store: storeOf(values),
     namespace: values.namespace,
