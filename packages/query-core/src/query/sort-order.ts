@@ -1,5 +1,5 @@
 import { sortInSteps } from "../schedule/merge-sort.js";
-import { runToEnd, type Work } from "../schedule/work.js";
+import { inChunks, runToEnd, type Work } from "../schedule/work.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { PathStep } from "./compiled-path.js";
 import {
@@ -292,57 +292,71 @@ function siftUp(heap: Int32Array, at: number, columns: readonly KeyColumn[]): vo
   }
 }
 
+/** Offers candidates `start` to `end` to a bounded max-heap of `size` entries; the new size. */
+function offerRange(
+  columns: readonly KeyColumn[],
+  heap: Int32Array,
+  size: number,
+  start: number,
+  end: number,
+): number {
+  const limit = heap.length;
+  let kept = size;
+  for (let position = start; position < end; position += 1) {
+    if (kept < limit) {
+      heap[kept] = position;
+      siftUp(heap, kept, columns);
+      kept += 1;
+    } else if (comparePositions(columns, position, heap[0] as number) < 0) {
+      heap[0] = position;
+      siftDown(heap, kept, columns);
+    }
+  }
+  return kept;
+}
+
 /**
  * The first `limit` positions of the order by a bounded max-heap of `limit` entries: one
  * comparison with the heap's worst entry for most candidates, so a first page costs O(n log k),
- * not a full sort.
+ * not a full sort. The candidates are offered in chunks with a yield between two (SPEC.md §9
+ * rule 6).
  */
-function topPositions(columns: readonly KeyColumn[], count: number, limit: number): Int32Array {
+function* topPositions(
+  columns: readonly KeyColumn[],
+  count: number,
+  limit: number,
+): Work<Int32Array> {
   const heap = new Int32Array(limit);
   let size = 0;
-  for (let position = 0; position < count; position += 1) {
-    if (size < limit) {
-      heap[size] = position;
-      siftUp(heap, size, columns);
-      size += 1;
-    } else if (comparePositions(columns, position, heap[0] as number) < 0) {
-      heap[0] = position;
-      siftDown(heap, size, columns);
-    }
-  }
+  yield* inChunks(count, (start, end) => {
+    size = offerRange(columns, heap, size, start, end);
+  });
   const top = heap.subarray(0, size);
   top.sort((a, b) => comparePositions(columns, a, b));
   return top;
 }
 
 /**
- * topPositions for one key whose candidates are all numbers (the usual "top 20 by views"): the
- * same order (the number, negated when descending, then the position), with the heap's keys
- * beside its positions and compared directly instead of through the columns. Candidates come in
- * position order, so a newcomer equal to an entry comes after it: ties never displace.
- * Null when a candidate is not a number.
+ * Offers candidates `start` to `end` to the number heap (a max-heap by (key, position): the root
+ * is the worst entry kept); the new size. Candidates come in position order, so a newcomer
+ * equal to an entry comes after it: ties never displace.
  */
-function topNumberPositions(
-  columns: readonly KeyColumn[],
-  count: number,
-  limit: number,
-): Int32Array | null {
-  const column = columns[0] as KeyColumn;
-  const classes = column.classes;
-  for (let position = 0; position < count; position += 1) {
-    if (classes[position] !== NUMBER_CLASS) return null;
-  }
-  const numbers = column.numbers;
-  const sign = column.descending ? -1 : 1;
-  // A max-heap by (key, position): the root is the worst entry kept.
-  const heap = new Int32Array(limit);
-  const keys = new Float64Array(limit);
-  let size = 0;
-  for (let position = 0; position < count && limit > 0; position += 1) {
+function offerNumbers(
+  numbers: Float64Array,
+  sign: number,
+  heap: Int32Array,
+  keys: Float64Array,
+  size: number,
+  start: number,
+  end: number,
+): number {
+  const limit = heap.length;
+  let kept = size;
+  for (let position = start; position < end; position += 1) {
     const key = sign * (numbers[position] as number);
-    if (size < limit) {
-      let child = size;
-      size += 1;
+    if (kept < limit) {
+      let child = kept;
+      kept += 1;
       while (child > 0) {
         const parent = (child - 1) >> 1;
         const parentKey = keys[parent] as number;
@@ -357,10 +371,10 @@ function topNumberPositions(
       let parent = 0;
       for (;;) {
         const left = 2 * parent + 1;
-        if (left >= size) break;
+        if (left >= kept) break;
         const right = left + 1;
         let worse = left;
-        if (right < size) {
+        if (right < kept) {
           const rightKey = keys[right] as number;
           const leftKey = keys[left] as number;
           if (
@@ -379,6 +393,35 @@ function topNumberPositions(
       keys[parent] = key;
     }
   }
+  return kept;
+}
+
+/**
+ * topPositions for one key whose candidates are all numbers (the usual "top 20 by views"): the
+ * same order (the number, negated when descending, then the position), with the heap's keys
+ * beside its positions and compared directly instead of through the columns, in chunks with a
+ * yield between two. Null when a candidate is not a number.
+ */
+function* topNumberPositions(
+  columns: readonly KeyColumn[],
+  count: number,
+  limit: number,
+): Work<Int32Array | null> {
+  const column = columns[0] as KeyColumn;
+  const classes = column.classes;
+  for (let position = 0; position < count; position += 1) {
+    if (classes[position] !== NUMBER_CLASS) return null;
+  }
+  const numbers = column.numbers;
+  const sign = column.descending ? -1 : 1;
+  const heap = new Int32Array(limit);
+  const keys = new Float64Array(limit);
+  let size = 0;
+  if (limit > 0) {
+    yield* inChunks(count, (start, end) => {
+      size = offerNumbers(numbers, sign, heap, keys, size, start, end);
+    });
+  }
   const top = heap.subarray(0, size);
   top.sort((a, b) => comparePositions(columns, a, b));
   return top;
@@ -389,18 +432,20 @@ const TOP_K_SHARE = 4;
 
 /**
  * The candidates' positions in sort order, at least the first `limit` of them (all of them when
- * it sorts fully). This is the one function that orders a view: a cache of sorted views would
- * sit behind it. A first page (`limit` = offset + pageSize, small) uses a bounded heap; a limit
- * beyond a quarter of the candidates sorts them all, in steps that yield (sortInSteps), so a
- * driver can pause a long sort (SPEC.md §9 rule 6).
+ * it sorts fully). This is the one function that orders a view; the view cache keeps what it
+ * returns (collection-view.ts, sortCandidates). A first page (`limit` = offset + pageSize, small) uses a bounded heap; a limit
+ * beyond a quarter of the candidates sorts them all, in steps that yield (sortInSteps); the heaps
+ * yield between chunks of candidates too, so a driver can pause either (SPEC.md §9 rule 6).
  */
 export function* orderPositions(columns: SortColumns, limit: number): Work<Int32Array> {
   const count = columns.count;
   const bounded = Math.max(0, Math.min(limit, count));
   if (bounded * TOP_K_SHARE < count) {
     const numeric =
-      columns.columns.length === 1 ? topNumberPositions(columns.columns, count, bounded) : null;
-    return numeric ?? topPositions(columns.columns, count, bounded);
+      columns.columns.length === 1
+        ? yield* topNumberPositions(columns.columns, count, bounded)
+        : null;
+    return numeric ?? (yield* topPositions(columns.columns, count, bounded));
   }
   const all = new Int32Array(count);
   for (let position = 0; position < count; position += 1) all[position] = position;
