@@ -2,7 +2,7 @@ import { ContractError, type FilterApplied, type QueryResult } from "@bounded-mc
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import type { Work } from "../schedule/work.js";
-import { arrayBytes, OBJECT_BYTES, rowsBytes } from "../views/view-bytes.js";
+import { arrayBytes, OBJECT_BYTES, rowsBytes, stringBytes } from "../views/view-bytes.js";
 import { type ViewSlot, viewKey } from "../views/view-slot.js";
 import {
   type AggregatedRows,
@@ -43,6 +43,8 @@ interface CollectionViewState {
   readonly filtered: FilteredItems;
   aggregated?: AggregatedRows;
   sorted?: SortedView;
+  /** What the check of `fields` warned (it passed: a failing check throws and keeps nothing). */
+  fieldWarnings?: string[];
 }
 
 function stateBytes(state: CollectionViewState): number {
@@ -51,6 +53,7 @@ function stateBytes(state: CollectionViewState): number {
   bytes += JSON.stringify(state.filtered.applied ?? null).length * 2;
   if (state.aggregated !== undefined) bytes += rowsBytes(state.aggregated.rows);
   if (state.sorted !== undefined) bytes += sortedViewBytes(state.sorted);
+  for (const warning of state.fieldWarnings ?? []) bytes += stringBytes(warning);
   return bytes;
 }
 
@@ -223,7 +226,13 @@ export function* pageCollection(
   const fields = plan.fields;
   const emit = plan.emit;
   if (fields !== null) {
-    checkFields(fields, items, indices, where, base.warnings, plan.itemKeys);
+    if (state.fieldWarnings === undefined) {
+      // The check may scan every item (a field that resolves on none): its warnings are kept.
+      const before = base.warnings.length;
+      checkFields(fields, items, indices, where, base.warnings, plan.itemKeys);
+      state.fieldWarnings = base.warnings.slice(before);
+      remember(views, state);
+    } else base.warnings.push(...state.fieldWarnings);
     extra.countFields = fieldCounter(fields, items, originalIndex);
   }
   return buildPage({

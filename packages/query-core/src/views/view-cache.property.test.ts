@@ -67,7 +67,7 @@ const view = fc.record(
     filters,
     sort,
     aggregate,
-    fields: fc.constantFrom(["/a"], ["/a", "/tags"], ["/b"]),
+    fields: fc.constantFrom(["/a"], ["/a", "/tags"], ["/b"], ["/a", "/zz"]),
     pageSize: fc.integer({ min: 1, max: 7 }),
   },
   { requiredKeys: ["pageSize"] },

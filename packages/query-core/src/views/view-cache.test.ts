@@ -118,9 +118,9 @@ describe("runQuery with a view cache", () => {
       { ...input, cursor: first.result.responseMeta.nextCursor },
       { viewCache: cache },
     );
-    // The page itself: projecting and counting `id` on its 10 items reads each twice; the check
-    // that `id` resolves somewhere stops at the first item it reads.
-    expect(reads() - before).toBe(21);
+    // The page itself: projecting and counting `id` on its 10 items reads each twice (the check
+    // that the fields resolve somewhere was kept with the view).
+    expect(reads() - before).toBe(20);
     expect(second.result.responseMeta.totalCount).toBe(500);
     expect(second.result).toEqual(pageThrough(items, input, undefined).second.result);
     expect(cache.size).toBe(1);
