@@ -47,7 +47,7 @@ const TOO_LARGE = {
   status: 413,
   body: {
     jsonrpc: "2.0",
-    error: { code: -32000, message: "request body over 65536 bytes" },
+    error: { code: -32000, message: "request body over 65536 bytes (--max-body-bytes)" },
     id: null,
   },
 };

@@ -203,38 +203,45 @@ describe("bounding a tool result", () => {
     );
   });
 
-  it("stores several blocks as {content} with images replaced by descriptors, never inlined", async () => {
+  it("stores the other blocks as {content} with blobs replaced by descriptors, never inlined, and passes the image on", async () => {
     const image = Buffer.alloc(200_000, 7);
+    const imageBlock = {
+      type: "image" as const,
+      data: image.toString("base64"),
+      mimeType: "image/png",
+    };
     const { bounded, call } = await serve(() => ({
       content: [
         { type: "text", text: "a chart" },
-        { type: "image", data: image.toString("base64"), mimeType: "image/png" },
+        imageBlock,
         {
           type: "resource",
           resource: {
             uri: "file:///blob.bin",
             mimeType: "application/octet-stream",
-            blob: image.toString("base64"),
+            blob: Buffer.alloc(200_000, 8).toString("base64"),
           },
         },
       ],
     }));
     const result = await call();
     const envelope = envelopeOf(result);
-    expect(JSON.stringify(result).includes(image.toString("base64").slice(0, 100))).toBe(false);
+    expect(result.content.map((block) => block.type)).toEqual(["text", "resource_link", "image"]);
+    expect(result.content[2]).toEqual(imageBlock);
+    expect(JSON.stringify(result).includes(Buffer.alloc(100, 8).toString("base64"))).toBe(false);
     const stored = await liveStored(bounded, envelope.responseMeta.artifact.id);
-    const facts = {
-      byteLength: image.byteLength,
-      sha256: createHash("sha256").update(image).digest("hex"),
-      binaryOmitted: true,
-    };
     expect(JSON.parse(stored?.body.toString("utf8") ?? "null")).toEqual({
       content: [
         { type: "text", text: "a chart" },
-        { type: "image", mimeType: "image/png", ...facts },
         {
           type: "resource",
-          resource: { uri: "file:///blob.bin", mimeType: "application/octet-stream", ...facts },
+          resource: {
+            uri: "file:///blob.bin",
+            mimeType: "application/octet-stream",
+            byteLength: 200_000,
+            sha256: createHash("sha256").update(Buffer.alloc(200_000, 8)).digest("hex"),
+            binaryOmitted: true,
+          },
         },
       ],
     });
@@ -293,9 +300,29 @@ describe("bounding a tool result", () => {
     });
   });
 
+  it("answers a body over one principal's store share with ARTIFACT_TOO_LARGE naming quotaPerPrincipal", async () => {
+    const payload = itemsPayloadOfSize(200_000);
+    const artifactStore = createMemoryStore({ maxBytes: 1_000_000, shareBytes: 100_000 });
+    const { call } = await serve(() => jsonTextResult(payload), { artifactStore });
+    const result = await call();
+    const error = BoundedErrorSchema.parse(result.structuredContent);
+    const byteLength = Buffer.byteLength(JSON.stringify(payload));
+    expect({ isError: result.isError, error: error.error }).toEqual({
+      isError: true,
+      error: {
+        code: "ARTIFACT_TOO_LARGE",
+        message: `The tool result is ${byteLength} bytes, over this caller's share of the artifact store of 100000 bytes, so it was neither stored nor inlined. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
+        details: { byteLength, limit: 100_000, limitName: "quotaPerPrincipal" },
+      },
+    });
+    expect(jsonBytes(error)).toBeLessThanOrEqual(8192);
+  });
+
   it("answers a store that cannot take the payload with a retryable ARTIFACT_STORE_UNAVAILABLE", async () => {
     const payload = itemsPayloadOfSize(200_000);
-    const artifactStore = createMemoryStore({ maxBytes: 100_000 });
+    const artifactStore = createMemoryStore();
+    // A disposed store fails every call with STORE_UNAVAILABLE, as a backend outage does.
+    await artifactStore.dispose();
     const { call } = await serve(() => jsonTextResult(payload), { artifactStore });
     const result = await call();
     expect(result.isError).toBe(true);

@@ -51,14 +51,21 @@ describe("bounding into the fs store", () => {
     expect(page.response).toEqual([{ id: "item-000000" }, { id: "item-000001" }]);
   });
 
-  it("answers ARTIFACT_STORE_UNAVAILABLE over quota and leaves no file behind", async () => {
+  it("answers ARTIFACT_TOO_LARGE naming quotaBytes over the quota and leaves no file behind", async () => {
     const dir = await freshFolder();
     const bounded = await adapterOverFolder(dir, 1024 * 1024);
     const result = await bounded.boundResult(jsonTextResult(payload));
     expect({
       isError: result.isError,
-      code: (result.structuredContent as { error: { code: string } }).error.code,
+      error: (result.structuredContent as { error: { code: string; details: unknown } }).error,
       files: await readdir(dir),
-    }).toEqual({ isError: true, code: "ARTIFACT_STORE_UNAVAILABLE", files: [] });
+    }).toMatchObject({
+      isError: true,
+      error: {
+        code: "ARTIFACT_TOO_LARGE",
+        details: { limit: 1024 * 1024, limitName: "quotaBytes" },
+      },
+      files: [],
+    });
   });
 });

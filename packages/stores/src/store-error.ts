@@ -22,6 +22,10 @@ export interface StoreErrorOptions {
   operation: string;
   /** Overrides the default message `[stores:<store>] <operation> failed`. */
   message?: string;
+  /** QUOTA_EXCEEDED: the cap in bytes that refused the body (the store's, or one caller's share). */
+  limit?: number;
+  /** QUOTA_EXCEEDED: whether `limit` is one caller scope's share or the store's whole cap. */
+  limitOf?: "share" | "store";
   cause?: unknown;
 }
 
@@ -35,6 +39,10 @@ export class StoreError extends BoundedMcpError<StoreErrorCode> {
   static override readonly kind = "@bounded-mcp/stores.StoreError";
   readonly store: string;
   readonly operation: string;
+  /** QUOTA_EXCEEDED: the cap in bytes that refused the body; undefined for other codes. */
+  readonly limit: number | undefined;
+  /** QUOTA_EXCEEDED: whether `limit` is one caller scope's share or the store's whole cap. */
+  readonly limitOf: "share" | "store" | undefined;
 
   constructor(options: StoreErrorOptions) {
     super(
@@ -46,5 +54,7 @@ export class StoreError extends BoundedMcpError<StoreErrorCode> {
     );
     this.store = options.store;
     this.operation = options.operation;
+    this.limit = options.limit;
+    this.limitOf = options.limitOf;
   }
 }

@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createStderrLogger, parseLogLevel } from "./create-stderr-logger.js";
+import { createStderrLogger } from "./create-stderr-logger.js";
 
 describe("the app's logger", () => {
   it("writes one JSON line per record at or above its level, with the fields", () => {
@@ -23,16 +23,6 @@ describe("the app's logger", () => {
     expect(lines.map(({ time: _time, ...rest }) => rest)).toEqual([
       { level: 30, name: "n8n-mcp-bounded", pid: 7, msg: "[n8n-mcp] started" },
       { level: 50, name: "n8n-mcp-bounded", msg: "failed" },
-    ]);
-  });
-
-  it("reads N8N_MCP_BOUNDED_LOG_LEVEL, falling back to info", () => {
-    expect(["debug", " WARN ", "silent", "verbose", undefined].map(parseLogLevel)).toEqual([
-      "debug",
-      "warn",
-      "silent",
-      "info",
-      "info",
     ]);
   });
 });

@@ -12,12 +12,6 @@ export interface StderrLogger extends Logger {
   flush(): void;
 }
 
-/** Reads a log level, falling back to "info" for an absent or unknown value. */
-export function parseLogLevel(value: string | undefined): LogLevel {
-  const normalized = value?.trim().toLowerCase();
-  return LOG_LEVELS.find((level) => level === normalized) ?? "info";
-}
-
 /**
  * pino writing JSON lines to file descriptor 2 (stdout is the MCP protocol channel), synchronously
  * so a line logged just before exit is kept. `destination` is a file descriptor, for tests.

@@ -7,6 +7,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthTokens } from "./auth-tokens.js";
+import { closeAfterAnswer } from "./close-after-answer.js";
 import type { ProxyMetrics } from "./metrics.js";
 import { readJsonBody } from "./read-body.js";
 import { createRequestGuard, type RequestGuard } from "./request-guard.js";
@@ -14,6 +15,15 @@ import { createSessionRegistry } from "./session-registry.js";
 
 /** Longest wait for in-flight requests at shutdown before sessions are closed anyway. */
 export const SHUTDOWN_GRACE_MS = 30_000;
+/** Default longest wait for a request's headers: 10 s. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default longest wait for a request body once its headers arrived: 5 s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 5_000;
+
+/** The default cap of one principal's sessions: a quarter of --max-sessions, at least 1. */
+export function defaultMaxSessionsPerPrincipal(maxSessions: number): number {
+  return Math.max(1, Math.floor(maxSessions / 4));
+}
 
 /** Options of {@link createHttpProxy}. */
 export interface HttpProxyOptions {
@@ -27,8 +37,14 @@ export interface HttpProxyOptions {
   authTokens: AuthTokens | null;
   stateless: boolean;
   maxSessions: number;
+  /** Sessions one authenticated principal may hold (429 beyond); default max(1, maxSessions / 4). */
+  maxSessionsPerPrincipal?: number;
   idleTimeoutMs: number;
   maxBodyBytes: number;
+  /** Longest wait for a request's headers (Node answers 408 and closes); default 10 000. */
+  headersTimeoutMs?: number;
+  /** Longest wait for a POST body once its headers arrived (408 and close); default 5 000. */
+  bodyTimeoutMs?: number;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   /** Served at `GET /metrics` (Prometheus text), like /healthz without a token; null: 404. */
@@ -54,8 +70,13 @@ function sendJson(
   headers: Record<string, string> = {},
 ): void {
   if (response.headersSent) return;
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.end(text);
 }
 
 function sendRpcError(
@@ -86,13 +107,31 @@ function isInitializeBody(body: unknown): boolean {
  * request, a fresh relay server per request, the bearer token's principal as the caller scope.
  * Every request passes, in order: `GET /healthz` (200, no checks) and `GET /metrics`
  * (Prometheus text, no checks either: it holds counts and tool names, never payloads or ids),
- * path (404), Host (403), Origin (403), bearer token (401 with WWW-Authenticate), shutdown (503),
- * body size (413). Listening beyond loopback without tokens logs one warning.
+ * path (404), Host (403), Origin (403), bearer token (401 with WWW-Authenticate, then the
+ * connection is closed), shutdown (503), body size (413) and body deadline (408), both also
+ * closing the connection; a principal over `maxSessionsPerPrincipal` gets 429. Headers must
+ * arrive within `headersTimeoutMs` (Node's 408). Listening beyond loopback without tokens logs
+ * one warning.
  */
 export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const { logger, relay: boundedRelay } = options;
   const clock = options.clock ?? Date.now;
-  const registry = createSessionRegistry(options);
+  const maxSessionsPerPrincipal =
+    options.maxSessionsPerPrincipal ?? defaultMaxSessionsPerPrincipal(options.maxSessions);
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const registry = createSessionRegistry({ ...options, maxSessionsPerPrincipal });
+  /** Answers a refused request (401, 408, 413) and closes its connection without a reset. */
+  const refuse = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ) => {
+    closeAfterAnswer(request, response, bodyTimeoutMs);
+    sendRpcError(response, status, message, headers);
+  };
   let stopping = false;
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -105,14 +144,28 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
   };
 
   async function openSession(request: AuthedRequest, response: ServerResponse, body: unknown) {
-    if (!registry.reserve()) {
+    const principal = request.auth?.clientId ?? null;
+    const reserved = registry.reserve(principal);
+    if (reserved === "full") {
       sendRpcError(response, 503, `too many sessions (--max-sessions ${options.maxSessions})`, {
         "retry-after": "5",
       });
       return;
     }
+    if (reserved === "principal") {
+      logger.warn("session refused: the principal holds its share of sessions", {
+        principal,
+        limit: maxSessionsPerPrincipal,
+      });
+      sendRpcError(
+        response,
+        429,
+        `too many sessions for this principal (--max-sessions-per-principal ${maxSessionsPerPrincipal}): close one, or wait until one is idle for --idle-timeout`,
+        { "retry-after": "5" },
+      );
+      return;
+    }
     let registered = false;
-    const principal = request.auth?.clientId ?? null;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (sessionId) => {
@@ -136,7 +189,7 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       await transport.handleRequest(request, response, body);
     } finally {
       if (!registered) {
-        registry.release();
+        registry.release(principal);
         await relay.close();
       }
     }
@@ -218,7 +271,8 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       const auth = options.authTokens.authenticate(request.headers.authorization);
       if (auth === null) {
         const error = request.headers.authorization === undefined ? "" : ', error="invalid_token"';
-        return sendRpcError(response, 401, "Unauthorized: a valid bearer token is required", {
+        // Closed right after the answer: an unauthenticated caller holds no connection.
+        return refuse(request, response, 401, "Unauthorized: a valid bearer token is required", {
           "www-authenticate": `Bearer realm="bounded-mcp-proxy"${error}`,
         });
       }
@@ -230,9 +284,14 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
     let body: unknown;
     if (request.method === "POST") {
       track(response);
-      const outcome = await readJsonBody(request, options.maxBodyBytes);
+      const outcome = await readJsonBody(request, {
+        maxBytes: options.maxBodyBytes,
+        timeoutMs: bodyTimeoutMs,
+      });
       if (!outcome.ok) {
-        return sendRpcError(response, outcome.status, outcome.message, { connection: "close" });
+        const flag = outcome.status === 413 ? " (--max-body-bytes)" : "";
+        const timeout = outcome.status === 408 ? " (--body-timeout)" : "";
+        return refuse(request, response, outcome.status, `${outcome.message}${flag}${timeout}`);
       }
       body = outcome.value;
     }
@@ -240,14 +299,26 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
     return handleStateful(request, response, body);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      logger.error("request failed", { error: error instanceof Error ? error.message : error });
-      // A stream already under way cannot turn into a 500: end it rather than leave it hanging.
-      if (response.headersSent) response.end();
-      else sendRpcError(response, 500, "Internal error");
-    });
-  });
+  const server = createServer(
+    {
+      // Node answers 408 and closes a connection whose headers take longer; its checks run on
+      // this interval, so it is kept well under the timeouts.
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: headersTimeoutMs + bodyTimeoutMs + 1_000,
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor(Math.min(headersTimeoutMs, bodyTimeoutMs) / 4)),
+      ),
+    },
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        logger.error("request failed", { error: error instanceof Error ? error.message : error });
+        // A stream already under way cannot turn into a 500: end it rather than leave it hanging.
+        if (response.headersSent) response.end();
+        else sendRpcError(response, 500, "Internal error");
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());

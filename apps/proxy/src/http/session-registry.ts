@@ -16,10 +16,13 @@ export interface SessionEntry {
 export interface SessionRegistry {
   /** Sessions plus reservations: what --max-sessions caps. */
   readonly size: number;
-  /** Holds a slot for a session being initialized; false when the cap is reached. */
-  reserve(): boolean;
-  /** Gives back a reservation that did not become a session. */
-  release(): void;
+  /**
+   * Holds a slot for a session of `principal` being initialized: "ok", or which cap is reached
+   * ("full": --max-sessions; "principal": --max-sessions-per-principal, for a named principal).
+   */
+  reserve(principal: string | null): "ok" | "full" | "principal";
+  /** Gives back a reservation of `principal` that did not become a session. */
+  release(principal: string | null): void;
   /** Turns a reservation into a session under its id. */
   add(sessionId: string, entry: SessionEntry): void;
   get(sessionId: string): SessionEntry | undefined;
@@ -32,40 +35,61 @@ export interface SessionRegistry {
 }
 
 /**
- * Stateful sessions of the HTTP listener, capped by `maxSessions` (reservations count, so
- * concurrent initializes cannot overshoot) and closed after `idleTimeoutMs` without requests.
- * Closing a session closes its upstream connection (and child).
+ * Stateful sessions of the HTTP listener, capped by `maxSessions` and, for each authenticated
+ * principal, by `maxSessionsPerPrincipal` (reservations count, so concurrent initializes cannot
+ * overshoot), and closed after `idleTimeoutMs` without requests. Sessions without a principal
+ * (no --auth-tokens) are capped by maxSessions only: nothing tells their callers apart. Closing a
+ * session closes its upstream connection (and child).
  */
 export function createSessionRegistry(options: {
   maxSessions: number;
+  maxSessionsPerPrincipal: number;
   idleTimeoutMs: number;
 }): SessionRegistry {
   const sessions = new Map<string, SessionEntry>();
   let reserved = 0;
-  const closeEntry = async (sessionId: string, entry: SessionEntry) => {
+  /** Sessions plus reservations of each named principal. */
+  const held = new Map<string, number>();
+  const count = (principal: string | null, change: number) => {
+    if (principal === null) return;
+    const next = (held.get(principal) ?? 0) + change;
+    if (next <= 0) held.delete(principal);
+    else held.set(principal, next);
+  };
+  const forget = (sessionId: string) => {
+    const entry = sessions.get(sessionId);
+    if (entry === undefined) return;
     sessions.delete(sessionId);
+    count(entry.principal, -1);
+  };
+  const closeEntry = async (sessionId: string, entry: SessionEntry) => {
+    forget(sessionId);
     await entry.relay.close();
   };
   return {
     get size() {
       return sessions.size + reserved;
     },
-    reserve() {
-      if (sessions.size + reserved >= options.maxSessions) return false;
+    reserve(principal) {
+      if (sessions.size + reserved >= options.maxSessions) return "full";
+      if (principal !== null && (held.get(principal) ?? 0) >= options.maxSessionsPerPrincipal) {
+        return "principal";
+      }
       reserved += 1;
-      return true;
+      count(principal, 1);
+      return "ok";
     },
-    release() {
+    release(principal) {
       reserved = Math.max(0, reserved - 1);
+      count(principal, -1);
     },
     add(sessionId, entry) {
+      // The reservation's principal count carries over to the session.
       reserved = Math.max(0, reserved - 1);
       sessions.set(sessionId, entry);
     },
     get: (sessionId) => sessions.get(sessionId),
-    remove(sessionId) {
-      sessions.delete(sessionId);
-    },
+    remove: forget,
     async closeIdle(now) {
       const idle = [...sessions].filter(
         ([, entry]) => entry.inFlight === 0 && now - entry.lastActive >= options.idleTimeoutMs,

@@ -46,9 +46,44 @@ describe("loadOptions", () => {
     expect(options.settings.store).toEqual({ kind: "memory" });
     expect(options).toMatchObject({
       maxSessions: 64,
+      maxSessionsPerPrincipal: null,
       idleTimeoutMs: 1_800_000,
       stateless: false,
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 5_000,
       logLevel: "info",
+    });
+  });
+
+  it("reads the per-principal limits and the connection deadlines", () => {
+    const options = run([
+      "--max-sessions-per-principal",
+      "3",
+      "--headers-timeout",
+      "2s",
+      "--body-timeout",
+      "750ms",
+      "--quota-per-principal",
+      "16MiB",
+      "--max-queries-per-principal",
+      "2",
+      "--s3-timeout",
+      "4s",
+      "--",
+      "x",
+    ]);
+    expect({
+      maxSessionsPerPrincipal: options.maxSessionsPerPrincipal,
+      headersTimeoutMs: options.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      quotaPerPrincipal: options.settings.quotaPerPrincipal,
+      maxQueriesPerPrincipal: options.settings.maxQueriesPerPrincipal,
+    }).toEqual({
+      maxSessionsPerPrincipal: 3,
+      headersTimeoutMs: 2_000,
+      bodyTimeoutMs: 750,
+      quotaPerPrincipal: 16 * 1024 * 1024,
+      maxQueriesPerPrincipal: 2,
     });
   });
 
@@ -97,6 +132,7 @@ describe("loadOptions", () => {
       endpoint: "http://127.0.0.1:4569",
       region: null,
       forcePathStyle: true,
+      timeoutMs: 10_000,
     });
     expect(run([...s3, "--no-s3-force-path-style", "--", "x"]).settings.store).toMatchObject({
       forcePathStyle: false,

@@ -26,6 +26,8 @@ export interface ProxyOptions {
   listen: ListenOptions;
   hooks: string | null;
   maxSessions: number;
+  /** Sessions of one authenticated principal; null: max(1, floor(maxSessions / 4)). */
+  maxSessionsPerPrincipal: number | null;
   idleTimeoutMs: number;
   stateless: boolean;
   authTokensFile: string | null;
@@ -34,6 +36,10 @@ export interface ProxyOptions {
   allowedHosts: string[];
   /** Largest HTTP request body in bytes; a larger one gets 413. */
   maxBodyBytes: number;
+  /** Longest wait for a request's headers, in ms. */
+  headersTimeoutMs: number;
+  /** Longest wait for a POST body once its headers arrived, in ms. */
+  bodyTimeoutMs: number;
   logLevel: LogLevel;
   /** The adapter's settings (store, limits, key ring), resolved with the rest: hand them on as is. */
   settings: AdapterSettings;
@@ -174,12 +180,15 @@ export function loadOptions(
       listen: values.listen,
       hooks: values.hooks,
       maxSessions: values.maxSessions,
+      maxSessionsPerPrincipal: values.maxSessionsPerPrincipal,
       idleTimeoutMs: values.idleTimeout,
       stateless: values.stateless,
       authTokensFile: values.authTokens,
       allowedOrigins: values.allowedOrigin,
       allowedHosts: values.allowedHost,
       maxBodyBytes: values.maxBodyBytes,
+      headersTimeoutMs: values.headersTimeout,
+      bodyTimeoutMs: values.bodyTimeout,
       logLevel: values.logLevel,
       settings,
       warnings: [...warnings, ...unreadNames(environment)],

@@ -108,6 +108,14 @@ export const PROXY_SETTINGS = Object.freeze({
     default: 64,
     help: "HTTP: most concurrent sessions (503 beyond)",
   }),
+  maxSessionsPerPrincipal: defineSetting({
+    flag: "max-sessions-per-principal",
+    env: "BOUNDED_MCP_MAX_SESSIONS_PER_PRINCIPAL",
+    value: nullable(count({ min: 1 })),
+    default: null,
+    defaultText: "max(1, maxSessions / 4)",
+    help: "HTTP: most concurrent sessions of one --auth-tokens principal (429 beyond)",
+  }),
   idleTimeout: defineSetting({
     flag: "idle-timeout",
     env: "BOUNDED_MCP_IDLE_TIMEOUT",
@@ -169,6 +177,20 @@ export const PROXY_SETTINGS = Object.freeze({
     value: byteSize({ min: 1 }),
     default: 4 * 1024 * 1024,
     help: "HTTP: largest request body (413 beyond)",
+  }),
+  headersTimeout: defineSetting({
+    flag: "headers-timeout",
+    env: "BOUNDED_MCP_HEADERS_TIMEOUT",
+    value: duration({ min: 1 }),
+    default: 10_000,
+    help: "HTTP: longest wait for a request's headers (408 and close beyond)",
+  }),
+  bodyTimeout: defineSetting({
+    flag: "body-timeout",
+    env: "BOUNDED_MCP_BODY_TIMEOUT",
+    value: duration({ min: 1 }),
+    default: 5_000,
+    help: "HTTP: longest wait for a request body once its headers came (408 and close)",
   }),
   logLevel: defineSetting({
     flag: "log-level",

@@ -104,8 +104,13 @@ export async function runProxy(
       authTokens,
       stateless: options.stateless,
       maxSessions: options.maxSessions,
+      ...(options.maxSessionsPerPrincipal === null
+        ? {}
+        : { maxSessionsPerPrincipal: options.maxSessionsPerPrincipal }),
       idleTimeoutMs: options.idleTimeoutMs,
       maxBodyBytes: options.maxBodyBytes,
+      headersTimeoutMs: options.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       metrics,

@@ -11,7 +11,7 @@ import {
   type KeyRing,
   TEXT_RESPONSE_ROOT,
 } from "@bounded-mcp/query-core";
-import type { StagedBody } from "@bounded-mcp/stores";
+import { type StagedBody, StoreError } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deriveArtifactId } from "../artifacts/artifact-id.js";
 import type { ArtifactService } from "../artifacts/artifact-service.js";
@@ -19,10 +19,12 @@ import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
 import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
+import { boundWithMedia, DEFAULT_MEDIA_BYTES } from "./bound-media.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
 import { type EncodingPayload, startEncodingPayload } from "./encode-payload.js";
 import { measureResult } from "./measure.js";
+import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
 
@@ -81,6 +83,11 @@ export interface BounderDependencies {
   keyRing: KeyRing;
   findScope: ScopeFinder;
   limits: Limits;
+  /**
+   * Base64 characters of image and audio blocks one result passes on as received (SPEC.md §2
+   * "Media"); default 5 MiB.
+   */
+  mediaBytes?: number | undefined;
   /** `artifact://<namespace>/<id>`; undefined when resource links are off. */
   artifactUri: ((id: string) => string) | undefined;
   preview?: PreviewHook | undefined;
@@ -91,6 +98,20 @@ export interface BounderDependencies {
   ephemeralStore?: boolean | undefined;
   logger: Logger;
   stats: StatsCollector;
+}
+
+/**
+ * A store's QUOTA_EXCEEDED (one body over a principal's share or the whole cap) as the
+ * ARTIFACT_TOO_LARGE failure naming that limit: it is not retryable, unlike a store outage.
+ */
+function quotaRefusal(
+  error: unknown,
+  byteLength: number,
+): Extract<BoundingFailure, { code: "ARTIFACT_TOO_LARGE" }> | undefined {
+  if (!StoreError.isInstance(error) || error.code !== "QUOTA_EXCEEDED") return undefined;
+  if (error.limit === undefined) return undefined;
+  const limitName = error.limitOf === "share" ? "quotaPerPrincipal" : "quotaBytes";
+  return { code: "ARTIFACT_TOO_LARGE", byteLength, limit: error.limit, limitName };
 }
 
 function jsonBytes(value: unknown): number {
@@ -231,6 +252,16 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       });
       expiresAt = meta.expiresAt;
     } catch (error) {
+      const refusal = quotaRefusal(error, byteLength);
+      if (refusal !== undefined) {
+        logger.warn("the artifact store refused an oversized result over its byte limit", {
+          tool: context.toolName,
+          byteLength,
+          limit: refusal.limit,
+          limitName: refusal.limitName,
+        });
+        return fail(result, refusal, payload, byteLength);
+      }
       logger.error("the artifact store failed to keep an oversized result", {
         tool: context.toolName,
         byteLength,
@@ -288,11 +319,33 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     return bounded;
   };
 
+  const mediaBytes = dependencies.mediaBytes ?? DEFAULT_MEDIA_BYTES;
+  const boundMedia = async (
+    result: CallToolResult,
+    context: BoundContext,
+  ): Promise<CallToolResult | undefined> => {
+    const split = splitMedia(result, mediaBytes);
+    if (split === undefined) return undefined;
+    const outcome = await boundWithMedia(result, split, context, {
+      ...dependencies,
+      mediaBytes,
+      boundRest: (rest, structuredJson) => bound(rest, context, structuredJson),
+      fail: (failure, byteLength) => fail(result, failure, undefined, byteLength),
+    });
+    const received = jsonBytes(result);
+    stats.recordCall(context.toolName ?? "unknown", {
+      bytesReceived: context.receivedBytes ?? received,
+      bytesSentToModel: outcome.bounded ? jsonBytes(outcome.result) : received,
+      bounded: outcome.bounded,
+    });
+    return outcome.result;
+  };
+
   return async (result, given = {}) => {
     if (isAlreadyBounded(result)) return result;
     const context =
       given.toolName === undefined ? { ...given, toolName: currentToolName() } : given;
-    const output = await measureAndBound(result, context);
+    const output = (await boundMedia(result, context)) ?? (await measureAndBound(result, context));
     rememberBounded(output);
     return output;
   };

@@ -3,17 +3,37 @@ import { compactPreview, envelopeBudget, SAMPLE_LADDER } from "@bounded-mcp/quer
 
 /** Why a result could not become an artifact (SPEC.md §2, §6). */
 export type BoundingFailure =
-  | { code: "ARTIFACT_TOO_LARGE"; byteLength: number; limit: number }
+  | {
+      code: "ARTIFACT_TOO_LARGE";
+      byteLength: number;
+      limit: number;
+      /**
+       * The setting the store refused it by: one principal's share (quotaPerPrincipal) or
+       * the store's whole cap (quotaBytes); absent for artifactMaxBytes.
+       */
+      limitName?: "quotaPerPrincipal" | "quotaBytes";
+    }
   | { code: "ARTIFACT_STORE_UNAVAILABLE" };
+
+const LIMIT_TEXT = {
+  artifactMaxBytes: "the artifact limit",
+  quotaPerPrincipal: "this caller's share of the artifact store",
+  quotaBytes: "the artifact store's whole capacity",
+} as const;
 
 function describeFailure(failure: BoundingFailure): {
   message: string;
   details: Record<string, unknown>;
 } {
   if (failure.code === "ARTIFACT_TOO_LARGE") {
+    const limitText = LIMIT_TEXT[failure.limitName ?? "artifactMaxBytes"];
     return {
-      message: `The tool result is ${failure.byteLength} bytes, over the artifact limit of ${failure.limit} bytes, so it was neither stored nor inlined. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
-      details: { byteLength: failure.byteLength, limit: failure.limit },
+      message: `The tool result is ${failure.byteLength} bytes, over ${limitText} of ${failure.limit} bytes, so it was neither stored nor inlined. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
+      details: {
+        byteLength: failure.byteLength,
+        limit: failure.limit,
+        ...(failure.limitName === undefined ? {} : { limitName: failure.limitName }),
+      },
     };
   }
   return {

@@ -106,6 +106,13 @@ export const ADAPTER_SETTINGS = Object.freeze({
     default: DEFAULT_LIMITS.artifactMaxBytes,
     help: "larger results are refused with ARTIFACT_TOO_LARGE",
   }),
+  mediaBytes: defineSetting({
+    flag: "media-bytes",
+    env: "BOUNDED_MCP_MEDIA_BYTES",
+    value: byteSize({ min: 0 }),
+    default: 5 * 1_024 * 1_024,
+    help: "base64 bytes of image and audio blocks one result passes on; larger media are stored and linked",
+  }),
   ttl: defineSetting({
     flag: "ttl",
     env: "BOUNDED_MCP_TTL",
@@ -271,6 +278,29 @@ export const ADAPTER_SETTINGS = Object.freeze({
     defaultText: "a random key per process (one warning)",
     secret: true,
     help: "key ring [kid:]secret,... (hex 64+ chars); prefer the variable, flags show in ps",
+  }),
+  quotaPerPrincipal: defineSetting({
+    flag: "quota-per-principal",
+    env: "BOUNDED_MCP_QUOTA_PER_PRINCIPAL",
+    value: nullable(byteSize({ min: 1 })),
+    default: null,
+    defaultText: "many principals (HTTP): a quarter of the store's cap; one (stdio): all of it",
+    help: "memory, fs: bytes one principal's artifacts may hold; larger results get ARTIFACT_TOO_LARGE",
+  }),
+  maxQueriesPerPrincipal: defineSetting({
+    flag: "max-queries-per-principal",
+    env: "BOUNDED_MCP_MAX_QUERIES_PER_PRINCIPAL",
+    value: nullable(count({ min: 1 })),
+    default: null,
+    defaultText: "many principals (HTTP): 4; one (stdio): no limit",
+    help: "queries of one principal answered at once; more wait their turn",
+  }),
+  s3Timeout: defineSetting({
+    flag: "s3-timeout",
+    env: "BOUNDED_MCP_S3_TIMEOUT",
+    value: duration({ min: 1, argument: "<ms>" }),
+    default: 10_000,
+    help: "s3: deadline of one call, retries included (then ARTIFACT_STORE_UNAVAILABLE)",
   }),
 });
 

@@ -43,8 +43,11 @@ describe("resolveSettings defaults", () => {
     expect(settings).toEqual({
       limits: { ...DEFAULT_LIMITS },
       quotaBytes: null,
+      quotaPerPrincipal: null,
+      maxQueriesPerPrincipal: null,
       parseCacheBytes: 256 * 1024 * 1024,
       viewCacheBytes: 64 * 1024 * 1024,
+      mediaBytes: 5 * 1024 * 1024,
       queryWorkMs: 250,
       store: { kind: "memory" },
       namespace: "bounded-mcp",
@@ -85,6 +88,7 @@ describe("resolveSettings from the environment", () => {
         BOUNDED_MCP_PAGE_SIZE: "50",
         BOUNDED_MCP_QUOTA_BYTES: "1GiB",
         BOUNDED_MCP_PARSE_CACHE_BYTES: "0",
+        BOUNDED_MCP_MEDIA_BYTES: "1MiB",
         BOUNDED_MCP_QUERY_WORK_MS: "1s",
         BOUNDED_MCP_STORE_DIR: "/var/lib/bounded",
         BOUNDED_MCP_NAMESPACE: "n8n",
@@ -92,6 +96,8 @@ describe("resolveSettings from the environment", () => {
         BOUNDED_MCP_INCLUDE_OUTPUT_SCHEMA: "false",
         BOUNDED_MCP_INCLUDE_STRUCTURED_CONTENT: "no",
         BOUNDED_MCP_KEYS: `k1:${HEX_KEY}`,
+        BOUNDED_MCP_QUOTA_PER_PRINCIPAL: "64MiB",
+        BOUNDED_MCP_MAX_QUERIES_PER_PRINCIPAL: "2",
       },
     });
     expect(settings).toEqual({
@@ -106,8 +112,11 @@ describe("resolveSettings from the environment", () => {
         queryWorkMs: 1_000,
       },
       quotaBytes: 1_073_741_824,
+      quotaPerPrincipal: 64 * 1_048_576,
+      maxQueriesPerPrincipal: 2,
       parseCacheBytes: 0,
       viewCacheBytes: 64 * 1024 * 1024,
+      mediaBytes: 1_048_576,
       queryWorkMs: 1_000,
       store: { kind: "fs", dir: "/var/lib/bounded" },
       namespace: "n8n",
@@ -160,14 +169,22 @@ describe("resolveSettings from the environment", () => {
       endpoint: "http://127.0.0.1:4569",
       region: null,
       forcePathStyle: true,
+      timeoutMs: 10_000,
     });
-    expect(s3({ BOUNDED_MCP_S3_BUCKET: "b", BOUNDED_MCP_S3_REGION: "eu-west-1" })).toEqual({
+    expect(
+      s3({
+        BOUNDED_MCP_S3_BUCKET: "b",
+        BOUNDED_MCP_S3_REGION: "eu-west-1",
+        BOUNDED_MCP_S3_TIMEOUT: "2s",
+      }),
+    ).toEqual({
       kind: "s3",
       bucket: "b",
       prefix: null,
       endpoint: null,
       region: "eu-west-1",
       forcePathStyle: false,
+      timeoutMs: 2_000,
     });
     expect(
       s3({

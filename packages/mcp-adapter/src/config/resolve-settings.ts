@@ -24,6 +24,8 @@ export type StoreSettings =
       region: string | null;
       /** Path-style URLs: as set, else on exactly when an endpoint is set. */
       forcePathStyle: boolean;
+      /** Deadline of one S3 call, retries included, in milliseconds. */
+      timeoutMs: number;
     };
 
 /** Everything the adapter is configured with, validated. */
@@ -31,9 +33,18 @@ export interface AdapterSettings {
   /** The contract limits, with the configured ones (inlineBytes, ..., ttlMs, pageSize) applied. */
   limits: Limits;
   quotaBytes: number | null;
+  /** Bytes one principal's artifacts may hold (memory, fs); null: the default for the principals. */
+  quotaPerPrincipal: number | null;
+  /** Queries of one principal answered at once; null: the default for the principals. */
+  maxQueriesPerPrincipal: number | null;
   parseCacheBytes: number;
   /** Byte budget of query-core's view cache (later pages of a view cost only the page). */
   viewCacheBytes: number;
+  /**
+   * Base64 characters of image and audio blocks one result passes on as received (SPEC.md §2
+   * "Media"); media past it are stored and linked.
+   */
+  mediaBytes: number;
   /** Longest scan of one textSearch, in milliseconds. */
   queryWorkMs: number;
   store: StoreSettings;
@@ -97,6 +108,7 @@ function storeOf(values: SettingValues<AdapterSettingsTable>): StoreSettings {
     endpoint: values.s3Endpoint,
     region: values.s3Region,
     forcePathStyle: values.s3ForcePathStyle ?? values.s3Endpoint !== null,
+    timeoutMs: values.s3Timeout,
   };
 }
 
@@ -154,8 +166,11 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
       queryWorkMs: values.queryWorkMs,
     },
     quotaBytes: values.quotaBytes,
+    quotaPerPrincipal: values.quotaPerPrincipal,
+    maxQueriesPerPrincipal: values.maxQueriesPerPrincipal,
     parseCacheBytes: values.parseCacheBytes,
     viewCacheBytes: values.viewCacheBytes,
+    mediaBytes: values.mediaBytes,
     queryWorkMs: values.queryWorkMs,
     store: storeOf(values),
     namespace: values.namespace,

@@ -1,3 +1,4 @@
+import type { KeyRing } from "@bounded-mcp/query-core";
 import {
   type ErrorCode,
   McpError,
@@ -7,6 +8,7 @@ import type { ArtifactService } from "../artifacts/artifact-service.js";
 import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
 import { parseArtifactUri } from "./artifact-uri.js";
 import { createDescriptor } from "./descriptor.js";
+import { isMediaArtifact, readMediaContents } from "./media-artifact.js";
 
 /** MCP's "resource not found" code (docs/sdk-notes.md 3); a plain throw would become -32603. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -27,15 +29,40 @@ export function descriptorUnavailable(uri: string): McpError {
   );
 }
 
+/** A stored media block as its blob; the uniform unavailable answer when it cannot be read. */
+async function readMedia(
+  artifacts: ArtifactService,
+  uri: string,
+  id: string,
+  scopeHash: string,
+): Promise<ReadResourceResult> {
+  let opened: Awaited<ReturnType<ArtifactService["open"]>>;
+  try {
+    opened = await artifacts.open(id, scopeHash);
+  } catch {
+    throw descriptorUnavailable(uri);
+  }
+  const contents =
+    opened.ok && "artifact" in opened
+      ? readMediaContents(uri, opened.artifact.document)
+      : undefined;
+  if (contents === undefined) throw descriptorUnavailable(uri);
+  return contents;
+}
+
 /**
  * Creates the reader behind `artifact://<namespace>/{id}` (SPEC.md §8): the descriptor
  * JSON (at most 8192 bytes) for the caller's own artifacts, never their payload; metadata only,
- * so the body is neither read nor parsed.
+ * so the body is neither read nor parsed. The one exception is a media block stored because it
+ * was over the media budget (recognised by its id, which only the key ring can mint, see
+ * deriveMediaArtifactId): it is read as the blob the upstream sent, as its resource_link says.
+ * Without `keyRing` no artifact is read as media.
  */
 export function createDescriptorReader(dependencies: {
   namespace: string;
   artifacts: ArtifactService;
   findScope: ScopeFinder;
+  keyRing?: KeyRing | undefined;
 }): DescriptorReader {
   return async (uri, context = {}) => {
     const id = parseArtifactUri(dependencies.namespace, uri);
@@ -48,6 +75,10 @@ export function createDescriptorReader(dependencies: {
       throw descriptorUnavailable(uri);
     }
     if (!found.ok) throw descriptorUnavailable(uri);
+    const { keyRing } = dependencies;
+    if (keyRing !== undefined && isMediaArtifact(keyRing, found.meta)) {
+      return readMedia(dependencies.artifacts, uri, id, scope.hash);
+    }
     const descriptor = createDescriptor(found.meta, uri);
     return {
       contents: [{ uri, mimeType: "application/json", text: JSON.stringify(descriptor) }],

@@ -4,6 +4,7 @@ import {
   type Limits,
   parseQueryRequest,
   QUERY_TOOL_NAME,
+  type QueryRequest,
   type QueryToolOutput,
 } from "@bounded-mcp/contract";
 import {
@@ -22,6 +23,7 @@ import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
 import { formatRetention } from "./description.js";
+import { createPrincipalGate } from "./principal-gate.js";
 
 /** Answers one query_response_artifact call with the §5 envelope; never throws. */
 export type QueryHandler = (
@@ -48,6 +50,11 @@ export interface QueryHandlerDependencies {
    * (the `queryWorkMs` setting, `limits.queryWorkMs`). Default performance.now; tests inject one.
    */
   now?: () => number;
+  /**
+   * Queries of one caller scope (principal) answered at once; more wait their turn, in arrival
+   * order, while other scopes' queries go on. Null or absent: no limit.
+   */
+  maxQueriesPerPrincipal?: number | null;
 }
 
 /** The same JSON in structuredContent and as the first text block; isError on errors (§5). */
@@ -71,13 +78,15 @@ function echoed(argumentsValue: unknown, key: string): string | null {
  * scope decides visibility (another scope's id answers exactly like an unknown one), the parse
  * cache avoids re-reading, and query-core's runQueryAsync builds the page in slices of about
  * 50 ms (SPEC.md §9 rule 6), so a long filter, sort, aggregate or textSearch of one caller never
- * holds up another caller's cheap query for longer than that. Results pass through as
+ * holds up another caller's cheap query for longer than that; with `maxQueriesPerPrincipal`, one
+ * caller's many concurrent queries take turns among themselves. Results pass through as
  * query-core built them (responseMeta.extensions, aggregateSkipped, work_limit included).
  */
 export function createQueryHandler(dependencies: QueryHandlerDependencies): QueryHandler {
   const { limits, stats } = dependencies;
   const now = dependencies.now ?? (() => performance.now());
   const retention = formatRetention(limits.ttlMs);
+  const gate = createPrincipalGate(dependencies.maxQueriesPerPrincipal ?? null);
   const handleMessages = {
     invalid_id:
       "artifactId is not an artifact id. Pass responseMeta.artifact.id of a bounded tool result exactly as received.",
@@ -121,6 +130,15 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       return { result: handleError(argumentsValue, "invalid_id") };
     }
     const scope = await dependencies.findScope(context);
+    return gate.run(scope.hash, () => answerFor(argumentsValue, request, scope.hash));
+  };
+
+  const answerFor = async (
+    argumentsValue: unknown,
+    request: QueryRequest,
+    scopeHash: string,
+  ): Promise<{ result: CallToolResult; tool?: string | undefined; cacheHit?: boolean }> => {
+    const scope = { hash: scopeHash };
     const contextOf = (meta: ArtifactMeta): QueryContext => ({
       scopeHash: scope.hash,
       keyRing: dependencies.keyRing,

@@ -31,7 +31,11 @@ import { attachToMcpServer } from "./attach-mcp-server.js";
 import type { AttachParts } from "./attach-parts.js";
 import { attachToServer } from "./attach-server.js";
 import { type AdapterSession, type OpenSessionOptions, openSession } from "./open-session.js";
-import { createStoreFromSettings } from "./store-from-settings.js";
+import {
+  createStoreFromSettings,
+  defaultMaxQueriesPerPrincipal,
+  type Principals,
+} from "./store-from-settings.js";
 import { createToolPipeline } from "./tool-pipeline.js";
 
 /**
@@ -65,6 +69,12 @@ export interface BoundedMcpOptions extends SettingsOptions {
    * (the `queryWorkMs` setting, `limits.queryWorkMs`). Default performance.now; tests inject it.
    */
   queryClock?: () => number;
+  /**
+   * "many" for a server several principals share (HTTP with tokens or sessions): then the
+   * per-principal settings default to a quarter of the store's cap (quotaPerPrincipal) and 4
+   * queries at once (maxQueriesPerPrincipal). Default "one" (stdio): no shares, no query limit.
+   */
+  principals?: Principals;
   /** Where BOUNDED_MCP_* and MCP_RESPONSE_* are read; default process.env. */
   environment?: Readonly<Record<string, string | undefined>>;
   /** includeOutputSchema / includeStructuredContent per tool name (defaults come from the settings). */
@@ -129,6 +139,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     queryClock,
     environment,
     tools,
+    principals = "one",
     ...settingOptions
   } = options;
   const logger = givenLogger ?? SILENT_LOGGER;
@@ -141,7 +152,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
       logger,
     });
   const { limits, namespace, keyRing } = settings;
-  const store = artifactStore ?? createStoreFromSettings(settings, clock, logger);
+  const store = artifactStore ?? createStoreFromSettings(settings, clock, logger, principals);
   const cache = createParseCache<OpenArtifact>({ maxBytes: settings.parseCacheBytes });
   const artifacts = createArtifactService({ store, cache, ttlMs: limits.ttlMs, clock, logger });
   const findScope = createScopeFinder({ keyRing, namespace, resolver: scope });
@@ -151,6 +162,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     keyRing,
     findScope,
     limits,
+    mediaBytes: settings.mediaBytes,
     artifactUri: settings.resourceLinks ? (id) => formatArtifactUri(namespace, id) : undefined,
     preview,
     ephemeralStore: !store.capabilities.persistent,
@@ -165,9 +177,11 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     limits,
     logger,
     stats,
+    maxQueriesPerPrincipal:
+      settings.maxQueriesPerPrincipal ?? defaultMaxQueriesPerPrincipal(principals),
     ...(queryClock === undefined ? {} : { now: queryClock }),
   });
-  const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope });
+  const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope, keyRing });
   const queryTool = createQueryToolDefinition({
     ttlMs: limits.ttlMs,
     ...(queryToolNote === undefined ? {} : { descriptionNote: queryToolNote }),

@@ -51,26 +51,50 @@ function createDeferredStore(
 }
 
 /**
+ * Who calls the adapter: one principal (stdio: one client) or many (an HTTP server with several
+ * principals). It only chooses the defaults of the per-principal settings.
+ */
+export type Principals = "one" | "many";
+
+/** The default share of one principal: the whole cap for one, a quarter of it for many. */
+export function defaultShareBytes(capBytes: number, principals: Principals): number | undefined {
+  return principals === "one" ? undefined : Math.max(1, Math.floor(capBytes / 4));
+}
+
+/** The default of maxQueriesPerPrincipal: no limit for one principal, 4 for many. */
+export function defaultMaxQueriesPerPrincipal(principals: Principals): number | null {
+  return principals === "one" ? null : 4;
+}
+
+/**
  * The artifact store the settings describe: memory (bytes capped by quotaBytes, or at least
  * twice artifactMaxBytes), a directory, or an S3 bucket. This is the one place a store is built
  * from settings (both apps go through it): the S3 store uses path-style URLs exactly as
  * `settings.store.forcePathStyle` says (the s3ForcePathStyle setting, else on when an endpoint
- * is set), and takes credentials and checksum modes from the AWS SDK's own environment.
+ * is set) and the s3Timeout deadline, and takes credentials and checksum modes from the AWS SDK's
+ * own environment. Memory and fs get a per-principal share (quotaPerPrincipal, else the
+ * default for `principals`: none for one, a quarter of the cap for many).
  */
 export function createStoreFromSettings(
   settings: AdapterSettings,
   clock: () => number,
   logger: Logger = SILENT_LOGGER,
+  principals: Principals = "one",
 ): ArtifactStore {
   const quota = settings.quotaBytes ?? undefined;
   const store = settings.store;
+  const shareOf = (capBytes: number) => {
+    const share = settings.quotaPerPrincipal ?? defaultShareBytes(capBytes, principals);
+    return share === undefined ? {} : { shareBytes: Math.min(share, capBytes) };
+  };
   if (store.kind === "fs") {
     const capabilities = { persistent: true, shared: true, quota: true, staging: true };
     return createDeferredStore("fs", capabilities, async () => {
-      const { createFsStore } = await import("@bounded-mcp/stores/fs");
+      const { createFsStore, DEFAULT_FS_QUOTA_BYTES } = await import("@bounded-mcp/stores/fs");
       return createFsStore({
         dir: store.dir,
         ...(quota === undefined ? {} : { quotaBytes: quota }),
+        ...shareOf(quota ?? DEFAULT_FS_QUOTA_BYTES),
         clock,
       });
     });
@@ -85,6 +109,7 @@ export function createStoreFromSettings(
         ...(store.endpoint === null ? {} : { endpoint: store.endpoint }),
         ...(store.region === null ? {} : { region: store.region }),
         forcePathStyle: store.forcePathStyle,
+        timeoutMs: store.timeoutMs,
         clock,
         logger,
       });
@@ -92,5 +117,5 @@ export function createStoreFromSettings(
   }
   const maxBytes =
     quota ?? Math.max(DEFAULT_MEMORY_MAX_BYTES, 2 * settings.limits.artifactMaxBytes);
-  return createMemoryStore({ maxBytes, clock });
+  return createMemoryStore({ maxBytes, ...shareOf(maxBytes), clock });
 }

@@ -6,6 +6,7 @@ import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
 import { checkPut, isExpired, sha256Hex } from "../shared/meta.js";
+import { planEviction, resolveShareBytes } from "../shared/scope-shares.js";
 import { createStagedHandle } from "../shared/staged-handle.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta, ExpiredArtifact, StagingArtifactStore, SweepResult } from "../types.js";
@@ -28,6 +29,13 @@ export interface FsStoreOptions {
   dir: string;
   /** Byte cap over all bodies (default 1 GiB). A put prunes expired, then oldest artifacts. */
   quotaBytes?: number;
+  /**
+   * Byte cap over the bodies of one caller scope (`meta.scopeHash`: one principal over HTTP);
+   * default quotaBytes (no shares). A put prunes only its own scope's artifacts to fit its share,
+   * and a body over the share fails with QUOTA_EXCEEDED (`limit` names the share). Accounted per
+   * store instance, like the quota.
+   */
+  shareBytes?: number;
   /** Period of the background sweep in ms (default 60 000; 0 turns it off). The timer is unref'd. */
   sweepIntervalMs?: number;
   /** Milliseconds since the epoch; decides expiry (default Date.now). */
@@ -77,6 +85,7 @@ interface IndexEntry {
 export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   const dir = resolve(options.dir);
   const quotaBytes = options.quotaBytes ?? DEFAULT_FS_QUOTA_BYTES;
+  const shareBytes = resolveShareBytes(STORE, options.shareBytes, quotaBytes);
   const clock = options.clock ?? Date.now;
   const durable = options.durable ?? false;
   const logger = options.logger ?? SILENT_STORE_LOGGER;
@@ -86,6 +95,14 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   const index = new Map<string, IndexEntry>();
   const expiredMemory = createExpiredMemory(options.expiredGraceMs);
   let reservedBytes = 0;
+  /** The part of reservedBytes each scope is writing now. */
+  const reservedByScope = new Map<string, number>();
+  const reserve = (scopeHash: string, bytes: number) => {
+    reservedBytes += bytes;
+    const left = (reservedByScope.get(scopeHash) ?? 0) + bytes;
+    if (left === 0) reservedByScope.delete(scopeHash);
+    else reservedByScope.set(scopeHash, left);
+  };
   /** Bodies staged by this store and not yet committed or discarded (dispose discards them). */
   const staged = new Set<StagedFile>();
 
@@ -131,25 +148,40 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   };
   ready().catch(() => undefined);
 
-  /** Frees room for `incoming` bytes: expired first, then oldest. Caller holds the quota lock. */
-  const pruneFor = async (incoming: number, replacing: string): Promise<void> => {
-    const used = () => {
-      let total = reservedBytes;
-      for (const [id, entry] of index) if (id !== replacing) total += entry.byteLength;
-      return total;
-    };
-    if (used() + incoming <= quotaBytes) return;
+  /**
+   * Frees room for `incoming` bytes of `scopeHash` within its share and the quota (see
+   * planEviction: own expired and oldest first, others only at the quota). Caller holds the
+   * quota lock.
+   */
+  const pruneFor = async (
+    scopeHash: string,
+    incoming: number,
+    replacing: string,
+  ): Promise<void> => {
     const now = clock();
     const candidates = [...index.entries()]
       .filter(([id]) => id !== replacing)
       .sort(
         ([leftId, left], [rightId, right]) =>
-          Number(isExpired(right, now)) - Number(isExpired(left, now)) ||
-          left.createdAt - right.createdAt ||
-          leftId.localeCompare(rightId),
+          left.createdAt - right.createdAt || leftId.localeCompare(rightId),
       );
-    for (const [id, entry] of candidates) {
-      if (used() + incoming <= quotaBytes) return;
+    const plan = planEviction({
+      entries: candidates.map(([id, entry]) => ({
+        id,
+        scopeHash: entry.scopeHash,
+        byteLength: entry.byteLength,
+        expired: isExpired(entry, now),
+      })),
+      scopeHash,
+      incoming,
+      capBytes: quotaBytes,
+      shareBytes,
+      reservedBytes,
+      reservedOwnBytes: reservedByScope.get(scopeHash) ?? 0,
+    });
+    for (const { id } of plan) {
+      const entry = index.get(id);
+      if (entry === undefined) continue;
       await idLock.run(id, async () => {
         // A put of the same id may have finished while this waited for the lock: its new
         // artifact replaced `entry` in the index and is not the one chosen for pruning.
@@ -201,8 +233,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   ): Promise<void> => {
     await ready();
     await quotaLock.run("quota", async () => {
-      await pruneFor(body.byteLength, checked.id);
-      reservedBytes += body.byteLength;
+      await pruneFor(checked.scopeHash, body.byteLength, checked.id);
+      reserve(checked.scopeHash, body.byteLength);
     });
     try {
       await idLock.run(checked.id, async () => {
@@ -219,7 +251,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
         expiredMemory.forget(checked.id);
       });
     } finally {
-      reservedBytes -= body.byteLength;
+      reserve(checked.scopeHash, -body.byteLength);
     }
   };
 
@@ -270,7 +302,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
     async put(meta, body) {
       try {
         lifecycle.assertOpen("put");
-        await write(checkPut(STORE, meta, body, quotaBytes), body, undefined);
+        await write(checkPut(STORE, meta, body, quotaBytes, true, shareBytes), body, undefined);
       } catch (error) {
         throw fail("put", error);
       }
@@ -294,7 +326,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
           try {
             lifecycle.assertOpen("commit");
             const verify = commitOptions?.sha256FromBody !== true;
-            await write(checkPut(STORE, meta, body, quotaBytes, verify), body, file);
+            await write(checkPut(STORE, meta, body, quotaBytes, verify, shareBytes), body, file);
             staged.delete(file);
           } catch (error) {
             throw fail("commit", error);

@@ -2,6 +2,7 @@ import { assertValidArtifactId } from "../artifact-id.js";
 import { createExpiredMemory, expiredOf } from "../shared/expired-memory.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { checkPut, copyMeta, isExpired } from "../shared/meta.js";
+import { planEviction, resolveShareBytes } from "../shared/scope-shares.js";
 import { createStagedHandle } from "../shared/staged-handle.js";
 import type {
   ArtifactMeta,
@@ -14,6 +15,13 @@ import type {
 export interface MemoryStoreOptions {
   /** Byte cap over all bodies (default 256 MiB). A put prunes expired, then oldest artifacts. */
   maxBytes?: number;
+  /**
+   * Byte cap over the bodies of one caller scope (`meta.scopeHash`: one principal over HTTP);
+   * default maxBytes (no shares). A put evicts only its own scope's artifacts to fit its share,
+   * and a body over the share fails with QUOTA_EXCEEDED (`limit` names the share). See
+   * `planEviction` for what happens when the whole cap is reached.
+   */
+  shareBytes?: number;
   /** Milliseconds since the epoch; decides expiry (default Date.now). */
   clock?: () => number;
   /**
@@ -37,26 +45,37 @@ interface Entry {
 
 /**
  * An in-process store for one process and tests: nothing survives a restart and replicas do not
- * share it. Bytes are capped by `maxBytes`; when a put would exceed it, expired artifacts go
- * first, then the oldest (smallest createdAt, then put order). A body larger than the cap is
+ * share it. Bytes are capped by `maxBytes`, and per caller scope by `shareBytes`: a put first
+ * evicts its own scope's expired, then oldest artifacts to fit its share; when the whole cap is
+ * reached, expired artifacts go first, then the oldest of the scope holding the most bytes
+ * (smallest createdAt, then put order). A body larger than the cap is
  * rejected with StoreError QUOTA_EXCEEDED. `put` copies bodies in and every read copies them out,
  * so callers cannot change what is stored; a body handed over with `stage` is kept as is (the
  * caller promised not to change it), without a copy.
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArtifactStore {
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES;
+  const shareBytes = resolveShareBytes(STORE, options.shareBytes, maxBytes);
   const clock = options.clock ?? Date.now;
   const lifecycle = createLifecycle(STORE);
   const expiredMemory = createExpiredMemory(options.expiredGraceMs);
   const entries = new Map<string, Entry>();
+  /** Bytes held in all and per scope: a put that fits both needs no eviction plan. */
   let totalBytes = 0;
+  const scopeBytes = new Map<string, number>();
+  const account = (scopeHash: string, bytes: number) => {
+    totalBytes += bytes;
+    const held = (scopeBytes.get(scopeHash) ?? 0) + bytes;
+    if (held === 0) scopeBytes.delete(scopeHash);
+    else scopeBytes.set(scopeHash, held);
+  };
   let sequence = 0;
 
   const remove = (id: string): number => {
     const entry = entries.get(id);
     if (entry === undefined) return 0;
     entries.delete(id);
-    totalBytes -= entry.body.byteLength;
+    account(entry.meta.scopeHash, -entry.body.byteLength);
     return entry.body.byteLength;
   };
 
@@ -75,17 +94,29 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArti
     return isExpired(entry.meta, now) ? expiredOf(entry.meta) : entry;
   };
 
-  const pruneFor = (incoming: number, now: number): void => {
-    if (totalBytes + incoming <= maxBytes) return;
-    for (const entry of entries.values()) {
-      if (isExpired(entry.meta, now)) removeExpired(entry, now);
-    }
+  const pruneFor = (scopeHash: string, incoming: number, now: number): void => {
+    const own = scopeBytes.get(scopeHash) ?? 0;
+    if (totalBytes + incoming <= maxBytes && own + incoming <= shareBytes) return;
     const byAge = [...entries.values()].sort(
       (left, right) => left.meta.createdAt - right.meta.createdAt || left.sequence - right.sequence,
     );
-    for (const entry of byAge) {
-      if (totalBytes + incoming <= maxBytes) return;
-      remove(entry.meta.id);
+    const plan = planEviction({
+      entries: byAge.map((entry) => ({
+        id: entry.meta.id,
+        scopeHash: entry.meta.scopeHash,
+        byteLength: entry.body.byteLength,
+        expired: isExpired(entry.meta, now),
+      })),
+      scopeHash,
+      incoming,
+      capBytes: maxBytes,
+      shareBytes,
+    });
+    for (const planned of plan) {
+      const entry = entries.get(planned.id);
+      if (entry === undefined) continue;
+      if (planned.expired) removeExpired(entry, now);
+      else remove(planned.id);
     }
   };
 
@@ -93,9 +124,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArti
   const keep = (meta: ArtifactMeta, body: Buffer): void => {
     remove(meta.id);
     expiredMemory.forget(meta.id);
-    pruneFor(body.byteLength, clock());
+    pruneFor(meta.scopeHash, body.byteLength, clock());
     entries.set(meta.id, { meta, body, sequence: sequence++ });
-    totalBytes += body.byteLength;
+    account(meta.scopeHash, body.byteLength);
   };
 
   return {
@@ -104,7 +135,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArti
 
     async put(meta, body) {
       lifecycle.assertOpen("put");
-      keep(checkPut(STORE, meta, body, maxBytes), Buffer.from(body));
+      keep(checkPut(STORE, meta, body, maxBytes, true, shareBytes), Buffer.from(body));
     },
 
     stage(body) {
@@ -112,7 +143,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArti
         async commit(meta, commitOptions) {
           lifecycle.assertOpen("commit");
           const verify = commitOptions?.sha256FromBody !== true;
-          const checked = checkPut(STORE, meta, body, maxBytes, verify);
+          const checked = checkPut(STORE, meta, body, maxBytes, verify, shareBytes);
           keep(checked, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
         },
         async discard() {},
@@ -154,6 +185,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StagingArti
     async dispose() {
       if (!lifecycle.markDisposed()) return;
       entries.clear();
+      scopeBytes.clear();
       totalBytes = 0;
     },
   };

@@ -36,12 +36,13 @@ export async function runLimited<T>(
 const SILENT_SDK_LOGGER = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
- * The client a store builds when none is given: bounded connection and request timeouts (a
- * stopped service fails fast instead of hanging), a few attempts, keep-alive sockets, and no SDK
+ * The client a store builds when none is given: bounded connection (3 s) and per-attempt request
+ * and socket-idle (5 s) timeouts, so a stopped service fails fast instead of hanging (the
+ * store's call deadline bounds the attempts together), a few attempts, keep-alive sockets, and no SDK
  * logging; `clientConfig` is merged last.
  */
 export function createS3Client(options: S3StoreOptions): S3Client {
-  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const requestTimeout = options.requestTimeoutMs ?? 5_000;
   return new S3Client({
     region:
       options.region ??

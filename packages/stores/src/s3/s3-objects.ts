@@ -20,6 +20,7 @@ import {
   decodeObjectMetadata,
 } from "./object-metadata.js";
 import { isNotFound } from "./s3-client.js";
+import { sendWithin } from "./s3-deadline.js";
 
 const STORE = "s3";
 
@@ -31,6 +32,8 @@ export interface S3ObjectsContext {
   clock: () => number;
   logger: StoreLogger;
   listPageSize: number;
+  /** Deadline of one S3 call until its response starts, retries included (see createS3Deadline). */
+  timeoutMs: number;
 }
 
 /** A live artifact's metadata and its body stream (positioned after any framed header). */
@@ -53,6 +56,13 @@ function fixedMembersOf(decoded: DecodedMetadata): { expiresAt: number; byteLeng
 export function createS3Objects(context: S3ObjectsContext) {
   const { client, bucket, prefix, clock, logger, listPageSize } = context;
   const keyOf = (id: string) => `${prefix}${id}`;
+  const deadline = { bucket, logger, timeoutMs: context.timeoutMs };
+  /** One S3 call within the call deadline (see sendWithin); `extraMs` lengthens it (uploads). */
+  const within = <T>(
+    operation: string,
+    run: (abortSignal: AbortSignal) => Promise<T>,
+    extraMs = 0,
+  ): Promise<T> => sendWithin(deadline, operation, run, extraMs);
 
   const unavailable = (operation: string, cause: unknown): StoreError =>
     new StoreError({ code: "STORE_UNAVAILABLE", store: STORE, operation, cause });
@@ -84,7 +94,9 @@ export function createS3Objects(context: S3ObjectsContext) {
 
   const getObject = async (id: string): Promise<GetObjectCommandOutput | null> => {
     try {
-      return await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(id) }));
+      return await within("GetObject", (abortSignal) =>
+        client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(id) }), { abortSignal }),
+      );
     } catch (error) {
       if (isNotFound(error)) return null;
       throw unavailable("GetObject", error);
@@ -140,7 +152,9 @@ export function createS3Objects(context: S3ObjectsContext) {
   /** HeadObject; null for an unknown key. */
   const headObject = async (id: string) => {
     try {
-      return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(id) }));
+      return await within("HeadObject", (abortSignal) =>
+        client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(id) }), { abortSignal }),
+      );
     } catch (error) {
       if (isNotFound(error)) return null;
       throw unavailable("HeadObject", error);
@@ -150,12 +164,15 @@ export function createS3Objects(context: S3ObjectsContext) {
   /** The header of a framed object by a ranged GetObject; null if the object changed meanwhile. */
   const headFramed = async (id: string, decoded: Framed): Promise<ArtifactMeta | null> => {
     const response = await call("GetObject", () =>
-      client.send(
-        new GetObjectCommand({
-          Bucket: bucket,
-          Key: keyOf(id),
-          Range: `bytes=0-${decoded.headerBytes - 1}`,
-        }),
+      within("GetObject", (abortSignal) =>
+        client.send(
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: keyOf(id),
+            Range: `bytes=0-${decoded.headerBytes - 1}`,
+          }),
+          { abortSignal },
+        ),
       ),
     );
     const body = response.Body as Readable;
@@ -204,7 +221,11 @@ export function createS3Objects(context: S3ObjectsContext) {
   /** DeleteObject; deleting an unknown key succeeds. */
   const remove = async (id: string): Promise<void> => {
     await call("DeleteObject", () =>
-      client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) })),
+      within("DeleteObject", (abortSignal) =>
+        client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) }), {
+          abortSignal,
+        }),
+      ),
     );
   };
 
@@ -213,13 +234,16 @@ export function createS3Objects(context: S3ObjectsContext) {
     let token: string | undefined;
     do {
       const page = await call("ListObjectsV2", () =>
-        client.send(
-          new ListObjectsV2Command({
-            Bucket: bucket,
-            Prefix: prefix,
-            ContinuationToken: token,
-            MaxKeys: listPageSize,
-          }),
+        within("ListObjectsV2", (abortSignal) =>
+          client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: prefix,
+              ContinuationToken: token,
+              MaxKeys: listPageSize,
+            }),
+            { abortSignal },
+          ),
         ),
       );
       for (const object of page.Contents ?? []) {
@@ -230,5 +254,5 @@ export function createS3Objects(context: S3ObjectsContext) {
     } while (token !== undefined);
   };
 
-  return { keyOf, call, collect, damaged, open, head, deleteIfExpired, remove, list };
+  return { keyOf, within, call, collect, damaged, open, head, deleteIfExpired, remove, list };
 }

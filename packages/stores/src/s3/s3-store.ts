@@ -24,10 +24,20 @@ export interface S3StoreOptions {
   credentials?: S3ClientConfig["credentials"];
   /** Path-style URLs (`endpoint/bucket/key`); most self-hosted services need it. */
   forcePathStyle?: boolean;
-  /** Bound on one request until the response starts, upload included, and on socket inactivity (default 30 000). */
+  /**
+   * Bound on one attempt until its response starts, upload included, and on socket inactivity
+   * while a body streams (default 5 000).
+   */
   requestTimeoutMs?: number;
   /** Bound on opening a connection (default 3 000). */
   connectionTimeoutMs?: number;
+  /**
+   * Deadline of one S3 call, every attempt and backoff included, until its response starts
+   * (default 10 000; a PutObject gets one more second per MiB of its body). It is an abort signal on
+   * `client.send`, so it also bounds a client you passed in. A missed deadline fails the call with
+   * STORE_UNAVAILABLE and logs one warning naming the operation and the deadline.
+   */
+  timeoutMs?: number;
   /** Attempts per call, retries included (default 3). */
   maxAttempts?: number;
   /** More S3Client settings (checksum modes for s3rver, a custom retry strategy); merged last. */
@@ -47,9 +57,13 @@ export interface S3StoreOptions {
   expiredGraceMs?: number;
 }
 
+/** Default deadline of one S3 call, retries included: 10 s. */
+export const DEFAULT_S3_TIMEOUT_MS = 10_000;
 /** The S3 store's default key prefix. */
 export const DEFAULT_S3_PREFIX = "bounded-mcp/";
 const STORE = "s3";
+/** The slowest upload a PutObject's deadline allows for: 1 MiB per second. */
+const UPLOAD_BYTES_PER_SECOND = 1024 * 1024;
 const SWEEP_CONCURRENCY = 8;
 
 /**
@@ -70,8 +84,17 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
   const ownsClient = options.client === undefined;
   const client = options.client ?? createS3Client(options);
   const listPageSize = options.listPageSize ?? 1000;
-  const objects = createS3Objects({ client, bucket, prefix, clock, logger, listPageSize });
-  const { keyOf, call, collect, damaged } = objects;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
+  const objects = createS3Objects({
+    client,
+    bucket,
+    prefix,
+    clock,
+    logger,
+    listPageSize,
+    timeoutMs,
+  });
+  const { keyOf, within, call, collect, damaged } = objects;
   const expiredMemory = createExpiredMemory(options.expiredGraceMs);
 
   /** A live artifact's metadata and body stream, after the checks every read makes first. */
@@ -90,16 +113,19 @@ export function createS3Store(options: S3StoreOptions): ArtifactStore {
       const checked = checkPut(STORE, meta, body);
       const { metadata, header } = encodeObjectMetadata(checked);
       const payload = header === null ? body : Buffer.concat([header, body]);
+      const command = new PutObjectCommand({
+        Bucket: bucket,
+        Key: keyOf(checked.id),
+        Body: payload,
+        ContentLength: payload.byteLength,
+        ContentType: "application/octet-stream",
+        Metadata: metadata,
+      });
       await call("PutObject", () =>
-        client.send(
-          new PutObjectCommand({
-            Bucket: bucket,
-            Key: keyOf(checked.id),
-            Body: payload,
-            ContentLength: payload.byteLength,
-            ContentType: "application/octet-stream",
-            Metadata: metadata,
-          }),
+        within(
+          "PutObject",
+          (abortSignal) => client.send(command, { abortSignal }),
+          Math.ceil((payload.byteLength * 1_000) / UPLOAD_BYTES_PER_SECOND),
         ),
       );
       expiredMemory.forget(checked.id);

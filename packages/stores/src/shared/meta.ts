@@ -3,6 +3,7 @@ import { ARTIFACT_MEDIA_TYPES } from "@bounded-mcp/contract";
 import { assertValidArtifactId, isValidArtifactId } from "../artifact-id.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta } from "../types.js";
+import { assertFitsShare } from "./scope-shares.js";
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -80,6 +81,8 @@ export function assertFitsCap(store: string, bodyBytes: number, capBytes: number
     code: "QUOTA_EXCEEDED",
     store,
     operation: "put",
+    limit: capBytes,
+    limitOf: "store",
     message: `[stores:${store}] put failed: ${bodyBytes} bytes exceed the cap of ${capBytes}`,
   });
 }
@@ -124,7 +127,7 @@ export function copyMeta(meta: ArtifactMeta): ArtifactMeta {
 
 /**
  * The checks every put makes before touching its backend, cheapest first: the id, the byte cap
- * (so an oversized body is refused without hashing it), then the metadata against the body.
+ * and one scope's share of it (so an oversized body is refused without hashing it), then the metadata against the body.
  * Returns the private copy of the metadata to store.
  */
 export function checkPut(
@@ -133,8 +136,10 @@ export function checkPut(
   body: Uint8Array,
   capBytes = Number.POSITIVE_INFINITY,
   verifySha256 = true,
+  shareBytes = capBytes,
 ): ArtifactMeta {
   assertValidArtifactId(meta.id, store, "put");
   assertFitsCap(store, body.byteLength, capBytes);
+  if (shareBytes < capBytes) assertFitsShare(store, body.byteLength, shareBytes);
   return checkMetaForBody(meta, body, store, verifySha256);
 }

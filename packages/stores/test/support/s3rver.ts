@@ -76,6 +76,7 @@ export function s3rverStoreOptions(
     // Generous: 50 writers and 50 readers open sockets at once, and on a loaded 2-core machine a
     // local connect has taken over 1 s. Tests of a silent server set their own, shorter limits.
     requestTimeoutMs: 30_000,
+    timeoutMs: 120_000,
     connectionTimeoutMs: 15_000,
     ...extra,
     clientConfig: {
