@@ -47,3 +47,9 @@ export {
 } from "./query/run-query.js";
 export { computeViewHash } from "./query/view-hash.js";
 export { DEFAULT_SLICE_MS } from "./schedule/work.js";
+export {
+  createViewCache,
+  DEFAULT_VIEW_CACHE_BYTES,
+  type ViewCache,
+  type ViewCacheOptions,
+} from "./views/view-cache.js";

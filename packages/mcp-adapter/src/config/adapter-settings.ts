@@ -1,5 +1,10 @@
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
-import { type KeyRing, KeyRingError, parseKeyRing } from "@bounded-mcp/query-core";
+import {
+  DEFAULT_VIEW_CACHE_BYTES,
+  type KeyRing,
+  KeyRingError,
+  parseKeyRing,
+} from "@bounded-mcp/query-core";
 import { z } from "zod";
 import { defineSetting, type SettingKind } from "./setting.js";
 import { SETTING_KINDS } from "./setting-kinds.js";
@@ -143,6 +148,13 @@ export const ADAPTER_SETTINGS = Object.freeze({
     value: byteSize({ min: 0 }),
     default: 256 * 1_024 * 1_024,
     help: "byte budget of the parse cache (serialized bytes held)",
+  }),
+  viewCacheBytes: defineSetting({
+    flag: "view-cache-bytes",
+    env: "BOUNDED_MCP_VIEW_CACHE_BYTES",
+    value: byteSize({ min: 0 }),
+    default: DEFAULT_VIEW_CACHE_BYTES,
+    help: "byte budget of the view cache (filtered, sorted and aggregated views; 0: none)",
   }),
   queryWorkMs: defineSetting({
     flag: "query-work-ms",

@@ -38,6 +38,8 @@ export interface AdapterSettings {
   /** Queries of one principal answered at once; null: the default for the principals. */
   maxQueriesPerPrincipal: number | null;
   parseCacheBytes: number;
+  /** Byte budget of query-core's view cache (later pages of a view cost only the page). */
+  viewCacheBytes: number;
   /**
    * Base64 characters of image and audio blocks one result passes on as received (SPEC.md §2
    * "Media"); media past it are stored and linked.
@@ -172,6 +174,7 @@ export function resolveSettingsWith<Extra extends SettingsTable>(
     quotaPerPrincipal: values.quotaPerPrincipal,
     maxQueriesPerPrincipal: values.maxQueriesPerPrincipal,
     parseCacheBytes: values.parseCacheBytes,
+    viewCacheBytes: values.viewCacheBytes,
     mediaBytes: values.mediaBytes,
     queryWorkMs: values.queryWorkMs,
     store: storeOf(values),

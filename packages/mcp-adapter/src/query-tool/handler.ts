@@ -13,6 +13,7 @@ import {
   type QueryOutcome,
   runPartialQuery,
   runQueryAsync,
+  type ViewCache,
 } from "@bounded-mcp/query-core";
 import type { ArtifactMeta } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -38,6 +39,12 @@ export interface QueryHandlerDependencies {
   limits: Limits;
   logger: Logger;
   stats: StatsCollector;
+  /**
+   * query-core's view cache (the `viewCacheBytes` setting): later pages and following cursors of
+   * a filtered, sorted or aggregated view of a parsed artifact cost only the page. Its entries
+   * go with the parsed document once the parse cache lets it go. Default: none.
+   */
+  viewCache?: ViewCache;
   /**
    * Monotonic milliseconds: the clock of query slices and of the textSearch work limit
    * (the `queryWorkMs` setting, `limits.queryWorkMs`). Default performance.now; tests inject one.
@@ -140,6 +147,7 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       limits,
       mediaType: meta.mediaType,
       now,
+      ...(dependencies.viewCache === undefined ? {} : { viewCache: dependencies.viewCache }),
     });
     let opened: OpenOrAnswerResult<QueryOutcome>;
     try {

@@ -1,4 +1,5 @@
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import { createViewCache } from "@bounded-mcp/query-core";
 import type { ArtifactStore } from "@bounded-mcp/stores";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -178,6 +179,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
   });
   const callQueryTool = createQueryHandler({
     artifacts,
+    viewCache: createViewCache({ maxBytes: settings.viewCacheBytes }),
     keyRing,
     findScope,
     limits,

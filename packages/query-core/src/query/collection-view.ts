@@ -1,5 +1,6 @@
 import type { FilterApplied } from "@bounded-mcp/contract";
 import { inChunks, type Work } from "../schedule/work.js";
+import { arrayBytes, stringBytes, typedBytes } from "../views/view-bytes.js";
 import {
   type CompiledAggregate,
   createGrouping,
@@ -14,8 +15,10 @@ import {
   createSortColumns,
   extractSortKeys,
   orderPositions,
+  type SortColumns,
   type SortKeyReader,
 } from "./sort-order.js";
+import { STRUCTURED_CLASS } from "./sort-values.js";
 
 // The stages between selection and page (SPEC.md §9 rule 1): filters, then aggregate or sort.
 // Each stage is a loop over a range of candidates (see filters.ts, sort-order.ts,
@@ -59,8 +62,42 @@ function isUnresolved(items: readonly unknown[], resolved: number, path: Compile
 }
 
 /**
+ * A sorted view of the candidates: a prefix of their order (positions into the candidates), the
+ * extracted key columns while the order is not complete (so the prefix can grow without reading
+ * the items again), and the sort paths that resolved on no item of the selection.
+ */
+export interface SortedView {
+  readonly order: Int32Array;
+  /** True when `order` holds every candidate. */
+  readonly complete: boolean;
+  /** Null once the order is complete. */
+  readonly columns: SortColumns | null;
+  readonly unresolved: UnresolvedPath[];
+}
+
+/** Bytes a sorted view holds: its order, and its key columns while it keeps them. */
+export function sortedViewBytes(view: SortedView): number {
+  let bytes = typedBytes(view.order);
+  const columns = view.columns;
+  if (columns === null) return bytes;
+  for (const column of columns.columns) {
+    bytes += typedBytes(column.classes) + typedBytes(column.numbers);
+    bytes += arrayBytes(column.texts.length);
+    for (let position = 0; position < columns.count; position += 1) {
+      if (column.classes[position] === STRUCTURED_CLASS) {
+        bytes += stringBytes(column.texts[position] as string);
+      }
+    }
+  }
+  return bytes;
+}
+
+/**
  * The sorted view of the candidates: at least the first `limit` candidate positions in order
- * (orderPositions), and the sort paths that resolve on no item of the selection.
+ * (orderPositions), and the sort paths that resolve on no item of the selection. Given the view
+ * an earlier page of the same request left (`previous`), it reads no item again: it answers from
+ * the order it holds when that is long enough, else orders the kept columns to at least twice
+ * that length (so paging a whole view costs a few orderings, not one a page).
  */
 export function* sortCandidates(
   items: readonly unknown[],
@@ -68,19 +105,34 @@ export function* sortCandidates(
   keys: readonly CompiledSortKey[],
   readers: readonly SortKeyReader[],
   limit: number,
-): Work<{ positions: Int32Array; unresolved: UnresolvedPath[] }> {
+  previous?: SortedView,
+): Work<SortedView> {
   const count = indices === null ? items.length : indices.length;
-  const columns = createSortColumns(readers, count);
-  yield* inChunks(count, (start, end) =>
-    extractSortKeys(columns, readers, items, indices, start, end),
-  );
-  const unresolved: UnresolvedPath[] = [];
-  keys.forEach((key, at) => {
-    if (isUnresolved(items, columns.resolved[at] as number, key.path)) {
-      unresolved.push({ path: key.path, role: "sort" });
-    }
-  });
-  return { positions: yield* orderPositions(columns, limit), unresolved };
+  if (previous !== undefined) {
+    if (previous.complete || previous.order.length >= Math.min(limit, count)) return previous;
+  }
+  let columns: SortColumns;
+  let unresolved: UnresolvedPath[];
+  let target = limit;
+  if (previous?.columns != null) {
+    columns = previous.columns;
+    unresolved = previous.unresolved;
+    target = Math.max(limit, 2 * previous.order.length);
+  } else {
+    columns = createSortColumns(readers, count);
+    yield* inChunks(count, (start, end) =>
+      extractSortKeys(columns, readers, items, indices, start, end),
+    );
+    unresolved = [];
+    keys.forEach((key, at) => {
+      if (isUnresolved(items, columns.resolved[at] as number, key.path)) {
+        unresolved.push({ path: key.path, role: "sort" });
+      }
+    });
+  }
+  const order = yield* orderPositions(columns, target);
+  const complete = order.length >= count;
+  return { order, complete, columns: complete ? null : columns, unresolved };
 }
 
 /** The sort keys as readers of items. */
@@ -111,12 +163,19 @@ export function rowSortReaders(
   });
 }
 
+/** The rows of an aggregate in §9 order, the items it skipped, and its unresolved paths. */
+export interface AggregatedRows {
+  readonly rows: Record<string, unknown>[];
+  readonly skipped: number;
+  readonly unresolved: UnresolvedPath[];
+}
+
 /** The rows of an aggregate over the candidates, the items skipped, and unresolved paths. */
 export function* aggregateCandidates(
   items: readonly unknown[],
   indices: readonly number[] | null,
   aggregate: CompiledAggregate,
-): Work<{ rows: Record<string, unknown>[]; skipped: number; unresolved: UnresolvedPath[] }> {
+): Work<AggregatedRows> {
   const grouping = createGrouping(aggregate);
   yield* inChunks(indices === null ? items.length : indices.length, (start, end) =>
     groupItems(grouping, items, indices, start, end),

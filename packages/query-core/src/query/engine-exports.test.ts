@@ -12,6 +12,7 @@ describe("@bounded-mcp/query-core public surface", () => {
     ).toEqual({
       DEDUPLICATED_KEY: "string",
       DEFAULT_SLICE_MS: "number",
+      DEFAULT_VIEW_CACHE_BYTES: "number",
       KeyRingError: "function",
       OMITTED_ITEMS_KEY: "string",
       OMITTED_KEYS_KEY: "string",
@@ -23,6 +24,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       computeViewHash: "function",
       createBoundedEnvelope: "function",
       createKeyRing: "function",
+      createViewCache: "function",
       cutText: "function",
       decodeCursor: "function",
       encodeCursor: "function",

@@ -5,7 +5,7 @@ import {
   isAnyOfFilter,
   type LeafFilter,
 } from "@bounded-mcp/contract";
-import { type CompiledPath, compileFilterPath } from "./compiled-path.js";
+import { type CompiledPath, compileFilterPath, type PathStep } from "./compiled-path.js";
 import {
   applyAnyFilters,
   applyOwnKeyComparisons,
@@ -60,15 +60,37 @@ function createInTest(expected: unknown): (actual: unknown) => boolean {
   };
 }
 
+/** True when every UTF-16 unit of the text is ASCII. */
+function isAscii(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * A test equal to `text.toLowerCase().includes(needle)` (needle already lower case). For an
+ * ASCII needle without "i" and "k" it is a case-insensitive RegExp, which copies nothing per
+ * item: the only non-ASCII characters whose lower case holds ASCII are U+0130 ("i" + U+0307)
+ * and U+212A ("k"), and a non-unicode `i` RegExp matches ASCII letters in either case and never a
+ * non-ASCII character against an ASCII one, so both decide the same on every string.
+ */
+function lowerIncludes(needle: string): (text: string) => boolean {
+  if (needle.length > 0 && isAscii(needle) && !needle.includes("i") && !needle.includes("k")) {
+    const pattern = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"), "i");
+    return (text) => pattern.test(text);
+  }
+  return (text) => text.toLowerCase().includes(needle);
+}
+
 function createIcontainsTest(expected: unknown): (actual: unknown) => boolean {
   const needle = typeof expected === "string" ? expected.toLowerCase() : null;
   if (needle === null) return () => false;
+  const contains = lowerIncludes(needle);
   return (actual) => {
-    if (typeof actual === "string") return actual.toLowerCase().includes(needle);
+    if (typeof actual === "string") return contains(actual);
     if (!Array.isArray(actual)) return false;
     // SPEC.md §9 rule 4: on an array, any string element that contains the value.
     for (const element of actual) {
-      if (typeof element === "string" && element.toLowerCase().includes(needle)) return true;
+      if (typeof element === "string" && contains(element)) return true;
     }
     return false;
   };
@@ -175,6 +197,27 @@ export function mapFilterPaths(
 }
 
 /**
+ * readSteps for exactly two steps (`/parameters/url`), small enough to be inlined into the anyOf
+ * loop: the same reads (an array index, or an own property checked only for inherited names).
+ */
+function readTwoSteps(item: unknown, first: PathStep, second: PathStep): unknown {
+  if (typeof item !== "object" || item === null) return undefined;
+  let value: unknown;
+  if (Array.isArray(item)) value = first.index < 0 ? undefined : item[first.index];
+  else {
+    value = (item as Record<string, unknown>)[first.token];
+    if (first.inherited && value !== undefined && !Object.hasOwn(item, first.token))
+      return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) return second.index < 0 ? undefined : value[second.index];
+  const result = (value as Record<string, unknown>)[second.token];
+  return second.inherited && result !== undefined && !Object.hasOwn(value, second.token)
+    ? undefined
+    : result;
+}
+
+/**
  * Filters with an anyOf, on a loop of their own (kept apart so the plain loops stay as measured):
  * every filter and every filter of an anyOf is read and decided on every item, so each count is
  * honest. An anyOf's resolvedOn counts items where any of its paths resolved; its filters' counts
@@ -203,7 +246,11 @@ function applyFiltersWithAnyOf(
         for (let at = 0; at < filter.anyOf.length; at += 1) {
           const leaf = filter.anyOf[at] as CompiledFilter;
           // Read through the long-lived walker, not the per-request reader (walk-path.ts).
-          const actual = readCompiled(leaf.path, item, index);
+          const steps = leaf.path.steps;
+          const actual =
+            steps?.length === 2 && leaf.path.ownKey === undefined
+              ? readTwoSteps(item, steps[0] as PathStep, steps[1] as PathStep)
+              : readCompiled(leaf.path, item, index);
           if (actual !== undefined) {
             resolved = true;
             inner[2 * at] = (inner[2 * at] as number) + 1;

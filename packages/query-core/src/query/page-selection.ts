@@ -1,13 +1,19 @@
-import { ContractError, type QueryResult } from "@bounded-mcp/contract";
+import { ContractError, type FilterApplied, type QueryResult } from "@bounded-mcp/contract";
 import { escapePointerToken } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import type { Work } from "../schedule/work.js";
+import { arrayBytes, OBJECT_BYTES, rowsBytes, stringBytes } from "../views/view-bytes.js";
+import { type ViewSlot, viewKey } from "../views/view-slot.js";
 import {
+  type AggregatedRows,
   aggregateCandidates,
+  type FilteredItems,
   filterItems,
   itemSortReaders,
   rowSortReaders,
+  type SortedView,
   sortCandidates,
+  sortedViewBytes,
 } from "./collection-view.js";
 import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
@@ -18,11 +24,54 @@ import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
 
-/** What every page of one request shares: who asks, the offset, the page size and the cursor maker. */
+/**
+ * What every page of one request shares: who asks, the offset, the page size, the cursor maker,
+ * and the request's slot in the view cache (null: no cache).
+ */
 export type PageBase = Pick<
   PageSpec,
   "artifactId" | "responsePath" | "inlineBytes" | "sourceTruncated" | "nextCursor" | "extensions"
-> & { offset: number; pageSize: number; warnings: string[] };
+> & { offset: number; pageSize: number; warnings: string[]; views: ViewSlot | null };
+
+/**
+ * What the view cache keeps of one collection view (README "View cache"): the filter outcome,
+ * the aggregate rows, and the sorted view (of the items, or of the rows under aggregate). Each
+ * stage is complete when kept: no stage of a collection view stops at a work limit (only
+ * textSearch does, and it is never cached).
+ */
+interface CollectionViewState {
+  readonly filtered: FilteredItems;
+  aggregated?: AggregatedRows;
+  sorted?: SortedView;
+  /** What the check of `fields` warned (it passed: a failing check throws and keeps nothing). */
+  fieldWarnings?: string[];
+}
+
+function stateBytes(state: CollectionViewState): number {
+  const indices = state.filtered.indices;
+  let bytes = OBJECT_BYTES * 4 + (indices === null ? 0 : arrayBytes(indices.length));
+  bytes += JSON.stringify(state.filtered.applied ?? null).length * 2;
+  if (state.aggregated !== undefined) bytes += rowsBytes(state.aggregated.rows);
+  if (state.sorted !== undefined) bytes += sortedViewBytes(state.sorted);
+  for (const warning of state.fieldWarnings ?? []) bytes += stringBytes(warning);
+  return bytes;
+}
+
+/** A copy of one filter's counts (an anyOf's inner counts copied too). */
+function copyApplied(applied: FilterApplied): FilterApplied {
+  return "anyOf" in applied
+    ? { ...applied, anyOf: applied.anyOf.map((leaf) => ({ ...leaf })) }
+    : { ...applied };
+}
+
+/** The cached state of the request's view, if any. */
+function cachedState(views: ViewSlot | null): CollectionViewState | undefined {
+  return views === null ? undefined : (views.get(viewKey(views)) as CollectionViewState);
+}
+
+function remember(views: ViewSlot | null, state: CollectionViewState): void {
+  if (views !== null) views.set(viewKey(views), state, stateBytes(state));
+}
 
 /** INVALID_RESPONSE_CURSOR for a cursor whose offset lies past the selection's end. */
 export function pastEndError(offset: number, total: number): ContractError {
@@ -123,15 +172,29 @@ export function* pageCollection(
 ): Work<QueryResult> {
   const items = plan.items;
   const where = notes.inferredResponsePath ?? pointer;
-  const filtered = yield* filterItems(items, plan.filters);
+  // A view without filters, sort or aggregate has nothing worth keeping.
+  const views =
+    plan.filters === null && plan.sort === null && plan.aggregate === null ? null : base.views;
+  const cached = cachedState(views);
+  const state: CollectionViewState = cached ?? {
+    filtered: yield* filterItems(items, plan.filters),
+  };
+  let changed = cached === undefined;
+  const filtered = state.filtered;
   const indices = filtered.indices;
   const extra: Partial<PageSpec> = {};
-  if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied;
+  // A copy: the kept counts are never handed out to be changed.
+  if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied.map(copyApplied);
   if (plan.aggregate !== null) {
-    const aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
+    if (state.aggregated === undefined) {
+      state.aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
+      changed = true;
+    }
+    if (changed) remember(views, state);
+    const aggregated = state.aggregated;
     const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
     if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
-    return yield* pageRows(plan, aggregated.rows, aggregated.skipped, base, notes, pointer, extra);
+    return yield* pageRows(plan, state, views, base, notes, pointer, extra);
   }
   const total = indices === null ? items.length : indices.length;
   let positions: Int32Array | null = null;
@@ -143,10 +206,16 @@ export function* pageCollection(
       plan.sort,
       itemSortReaders(plan.sort),
       base.offset + base.pageSize,
+      state.sorted,
     );
+    if (sorted !== state.sorted) {
+      state.sorted = sorted;
+      changed = true;
+    }
     unresolved.push(...sorted.unresolved);
-    positions = sorted.positions;
+    positions = sorted.order;
   }
+  if (changed) remember(views, state);
   if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
   checkOffset(base.offset, total);
   const ordered = positions;
@@ -157,7 +226,13 @@ export function* pageCollection(
   const fields = plan.fields;
   const emit = plan.emit;
   if (fields !== null) {
-    checkFields(fields, items, indices, where, base.warnings, plan.itemKeys);
+    if (state.fieldWarnings === undefined) {
+      // The check may scan every item (a field that resolves on none): its warnings are kept.
+      const before = base.warnings.length;
+      checkFields(fields, items, indices, where, base.warnings, plan.itemKeys);
+      state.fieldWarnings = base.warnings.slice(before);
+      remember(views, state);
+    } else base.warnings.push(...state.fieldWarnings);
     extra.countFields = fieldCounter(fields, items, originalIndex);
   }
   return buildPage({
@@ -190,13 +265,14 @@ export function* pageCollection(
 /** Pages aggregate rows (`pageUnit: "rows"`), sorted by `sort` when given (row labels first). */
 function* pageRows(
   plan: Extract<CollectionPlan, { kind: "collection" }>,
-  rows: Record<string, unknown>[],
-  skipped: number,
+  state: CollectionViewState,
+  views: ViewSlot | null,
   base: PageBase,
   notes: PlanNotes,
   pointer: string,
   extra: Partial<PageSpec>,
 ): Work<QueryResult> {
+  const { rows, skipped } = state.aggregated as AggregatedRows;
   let positions: Int32Array | null = null;
   if (plan.sort !== null) {
     const labels = rows.length === 0 ? [] : Object.keys(rows[0] as object);
@@ -206,12 +282,17 @@ function* pageRows(
       plan.sort,
       rowSortReaders(plan.sort, labels),
       base.offset + base.pageSize,
+      state.sorted,
     );
+    if (sorted !== state.sorted) {
+      state.sorted = sorted;
+      remember(views, state);
+    }
     if (sorted.unresolved.length > 0) {
       const where = notes.inferredResponsePath ?? pointer;
       throw unresolvedPaths(sorted.unresolved, rows, where, labels, "rows");
     }
-    positions = sorted.positions;
+    positions = sorted.order;
   }
   checkOffset(base.offset, rows.length);
   const ordered = positions;

@@ -2,6 +2,8 @@ import { ContractError, metricLabel, type QueryRequest } from "@bounded-mcp/cont
 import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import { inChunks, type Work } from "../schedule/work.js";
+import { arrayBytes, OBJECT_BYTES } from "../views/view-bytes.js";
+import { entriesKey, type ViewSlot } from "../views/view-slot.js";
 import type { CompiledAggregate } from "./aggregate-rows.js";
 import {
   type CompiledPath,
@@ -113,17 +115,32 @@ function arrayPointerOf(base: string): (index: number) => string {
  * The keys and values of an object, in key order: objectMode "entries" without row objects. The
  * key list of a large object is the one remembered for that parsed document (keysOf), so repeated
  * queries on one keyed object enumerate it once; documents are treated as immutable. The values
- * are read in chunks that yield (SPEC.md §9 rule 6).
+ * are read in chunks that yield (SPEC.md §9 rule 6), and kept in the view cache when the request
+ * has a slot there (`views`), keyed by the object's pointer, so the next page reads none again.
  */
 export function* splitEntries(
   object: Record<string, unknown>,
-): Work<{ keys: readonly string[]; values: unknown[] }> {
+  views: ViewSlot | null = null,
+  pointer = "",
+): Work<Entries> {
+  const key = entriesKey(pointer);
+  const kept = views?.get(key) as Entries | undefined;
+  if (kept !== undefined) return kept;
   const keys = keysOf(object);
   const values = new Array<unknown>(keys.length);
   yield* inChunks(keys.length, (start, end) => {
     for (let index = start; index < end; index += 1) values[index] = object[keys[index] as string];
   });
-  return { keys, values };
+  const entries: Entries = { keys, values };
+  // The key list is the one keysOf keeps for the document; the values array is what is new.
+  views?.set(key, entries, OBJECT_BYTES + arrayBytes(values.length));
+  return entries;
+}
+
+/** An object's keys and values in key order (objectMode "entries"); shared, never changed. */
+interface Entries {
+  readonly keys: readonly string[];
+  readonly values: readonly unknown[];
 }
 
 /** The request rewritten for objectMode "entries": every path moved under /value or to /key. */
@@ -358,6 +375,7 @@ export function* planCollection(
   request: QueryRequest,
   selection: SelectedValue,
   notes: PlanNotes,
+  views: ViewSlot | null = null,
 ): Work<CollectionPlan> {
   const fields = (request.fields ?? []).map(compileField);
   const filters = compileFilters(request.filters ?? []);
@@ -374,7 +392,7 @@ export function* planCollection(
         details: { field: "objectMode", expected: "a responsePath that selects an object" },
       });
     }
-    const { keys, values } = yield* splitEntries(value);
+    const { keys, values } = yield* splitEntries(value, views, selection.pointer);
     const rebase = (path: CompiledPath): CompiledPath => rebaseOnEntries(path, keys);
     return {
       kind: "collection",

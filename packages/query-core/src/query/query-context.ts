@@ -1,5 +1,6 @@
 import type { ArtifactMediaType, Limits } from "@bounded-mcp/contract";
 import type { KeyRing } from "../cursor/key-ring.js";
+import type { ViewCache } from "../views/view-cache.js";
 
 /**
  * What runQuery needs besides the document and the request: who asks (scopeHash, bound into
@@ -20,4 +21,11 @@ export interface QueryContext {
    * of runQueryAsync's slices. runQuery without it applies no time limit; tests inject one.
    */
   now?: () => number;
+  /**
+   * Where the views of parsed documents are remembered (createViewCache; README "View cache"):
+   * with it, later pages and following cursors of a filtered, sorted or aggregated view, and the
+   * entries of a keyed object, cost only the page. Answers are the same with and without it.
+   * Pass the same cache with the same parsed document object; without it nothing is kept.
+   */
+  viewCache?: ViewCache;
 }

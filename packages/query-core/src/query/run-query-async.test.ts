@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeCursor } from "../cursor/cursor-codec.js";
 import { CHUNK_ITEMS } from "../schedule/work.js";
+import { createViewCache } from "../views/view-cache.js";
 import { runQuery, runQueryAsync } from "./run-query.js";
 import {
   ARTIFACT_ID,
@@ -183,6 +184,30 @@ describe("runQueryAsync", () => {
       },
     );
     expect(pauses).toBe(0);
+  });
+
+  it("pauses while it grows a cached sorted view (the heap over kept keys reads no item)", async () => {
+    const viewCache = createViewCache();
+    const input = { responsePath: "/items", sort: [{ path: "/views", order: "desc" }] };
+    const first = runQuery({ items }, createRequest(input), createTestContext({ viewCache }));
+    const cursor = (first.result as { responseMeta: { nextCursor: string } }).responseMeta
+      .nextCursor;
+    const request = createRequest({ ...input, cursor });
+    const expected = runQuery({ items }, request, createTestContext());
+    let pauses = 0;
+    const outcome = await runQueryAsync(
+      { items },
+      request,
+      createTestContext({ now: steppingClock(), viewCache }),
+      {
+        sliceMs: 5,
+        pause: async () => {
+          pauses += 1;
+        },
+      },
+    );
+    expect(outcome).toEqual(expected);
+    expect(pauses).toBeGreaterThan(ITEMS / CHUNK_ITEMS / 5);
   });
 
   it("answers an error result, never a rejection", async () => {

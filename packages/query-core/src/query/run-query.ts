@@ -7,6 +7,8 @@ import {
 } from "@bounded-mcp/contract";
 import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
 import { runInSlices, runToEnd, type SliceOptions, type Work } from "../schedule/work.js";
+import { arrayBytes, OBJECT_BYTES, stringBytes } from "../views/view-bytes.js";
+import { jsonPathKey, type ViewSlot, viewSlotOf } from "../views/view-slot.js";
 import { compileField } from "./compiled-path.js";
 import { compileAggregate, compileSort, extensionsUsed } from "./extensions.js";
 import { compileFilters } from "./filters.js";
@@ -77,6 +79,24 @@ function readCursor(request: QueryRequest, context: QueryContext, viewHash: stri
   });
 }
 
+/** The rows a JSONPath selects, kept in the view cache (they depend on the document alone). */
+function jsonPathRows(
+  document: unknown,
+  jsonPath: string,
+  views: ViewSlot | null,
+): Record<string, unknown>[] {
+  const key = jsonPathKey(jsonPath);
+  const kept = views?.get(key) as Record<string, unknown>[] | undefined;
+  if (kept !== undefined) return kept;
+  const rows = selectJsonPathRows(document, jsonPath);
+  if (views !== null) {
+    let bytes = arrayBytes(rows.length);
+    for (const row of rows) bytes += OBJECT_BYTES + stringBytes(row.pointer as string);
+    views.set(key, rows, bytes);
+  }
+  return rows;
+}
+
 function* answer(
   document: unknown,
   request: QueryRequest,
@@ -86,8 +106,11 @@ function* answer(
   const viewHash = computeViewHash(request, context.responseRoot);
   const resume = readCursor(request, context, viewHash);
   const offset = resume.offset;
+  // A textSearch view is never kept: its scan may stop at the work limit (SPEC.md §9 rule 6).
+  const views =
+    request.textSearch === undefined ? viewSlotOf(context.viewCache, document, viewHash) : null;
   const rows =
-    request.jsonPath === undefined ? null : selectJsonPathRows(document, request.jsonPath);
+    request.jsonPath === undefined ? null : jsonPathRows(document, request.jsonPath, views);
   const selection: SelectedValue =
     rows === null
       ? selectResponsePath(document, request, context.responseRoot)
@@ -114,6 +137,7 @@ function* answer(
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
+    views,
     extensions: extensionsUsed(request),
   };
   if (rows !== null && rows.length === 0) {
@@ -144,7 +168,7 @@ function* answer(
     );
   }
   if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
-  const plan = yield* planCollection(request, selection, notes);
+  const plan = yield* planCollection(request, selection, notes, views);
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
   return yield* pageCollection(

@@ -1,0 +1,259 @@
+// pnpm --filter @bounded-mcp/query-core bench:views
+// The view cache (README "View cache"): what later pages cost against the first page of the same
+// view, in one process, with and without a cache, interleaved per round (the order of the cases
+// rotates each round), a full collection before each timed block; CPU time (user + system, 1 ms
+// resolution or better), medians and spread.
+//   1. The filtered + projected view of the 50 MiB node array (2 filters, 3 fields; the issue's
+//      7,413-match view): one first page without a cache, against paging EVERY page of the view
+//      by nextCursor with a fresh cache (the first page fills it). Target: all pages <= 2x one.
+//   2. A keyed object of 1,000,000 entries, objectMode "entries": page 1 and page 200 (offset
+//      3,980, its cursor signed for the view), without a cache and with one that page 1 filled.
+//      Target: page 200 within 3x of page 1.
+//   3. The §9 sort (desc by /position/1, 20 a page, the tagged node array): the next page after
+//      the first filled a fresh cache, against the first page.
+// BENCH_VIEWS_ROUNDS=3 BENCH_VIEWS_MIB=10 BENCH_VIEWS_KEYS=100000 for a quick look.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { formatMs, median, printTable } from "@bounded-mcp/bench-utils";
+import { DEFAULT_LIMITS, parseQueryRequest, type QueryRequest } from "@bounded-mcp/contract";
+import {
+  computeViewHash,
+  createKeyRing,
+  createViewCache,
+  encodeCursor,
+  type QueryContext,
+  runQuery,
+} from "../src/index.js";
+import { generateDocuments } from "./generate-nodes.js";
+
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+
+const MIB = 1024 * 1024;
+const ROUNDS = Number(process.env["BENCH_VIEWS_ROUNDS"] ?? "7");
+const SIZE_MIB = Number(process.env["BENCH_VIEWS_MIB"] ?? "50");
+const KEYS = Number(process.env["BENCH_VIEWS_KEYS"] ?? "1000000");
+const ARTIFACT_ID = "bench_artifact_0000000000";
+const keyRing = createKeyRing([{ kid: "bench", secret: Buffer.alloc(32, 7) }]);
+const base: QueryContext = {
+  scopeHash: "bench-scope",
+  keyRing,
+  responseRoot: "",
+  sourceTruncated: false,
+  limits: { ...DEFAULT_LIMITS },
+};
+
+function request(input: Record<string, unknown>): QueryRequest {
+  const parsed = parseQueryRequest({ artifactId: ARTIFACT_ID, ...input });
+  if (!parsed.success) throw new Error(`bench request rejected: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/** Runs one query; throws on an error result; returns its nextCursor and totalCount. */
+function ask(document: unknown, query: QueryRequest, context: QueryContext) {
+  const outcome = runQuery(document, query, context);
+  if (outcome.isError) throw new Error(JSON.stringify(outcome.result).slice(0, 400));
+  const meta = (
+    outcome.result as { responseMeta: { nextCursor: string | null; totalCount: number } }
+  ).responseMeta;
+  return { next: meta.nextCursor, total: meta.totalCount, text: JSON.stringify(outcome.result) };
+}
+
+/** CPU milliseconds (user + system) of one run: on a shared machine steadier than wall time. */
+function time(run: () => void): number {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+const samples = new Map<string, number[]>();
+const record = (name: string, ms: number) => {
+  const list = samples.get(name) ?? [];
+  samples.set(name, list);
+  list.push(ms);
+};
+
+function main() {
+  const { arrayText } = generateDocuments(SIZE_MIB * MIB);
+  const nodes: unknown = JSON.parse(arrayText);
+  const tagged: unknown = JSON.parse(generateDocuments(SIZE_MIB * MIB, { tags: true }).arrayText);
+  const keyed: Record<string, unknown> = {};
+  for (let index = 0; index < KEYS; index += 1) {
+    keyed[`key-${String(index).padStart(7, "0")}`] = { index, group: `g${index % 13}` };
+  }
+  const keyedDocument = { entries: keyed };
+
+  const filtered = request({
+    filters: [
+      { path: "/type", value: "n8n-nodes-base.httpRequest" },
+      { path: "/disabled", value: false },
+    ],
+    fields: ["id", "name", "/parameters/url"],
+  });
+  const entries = request({ responsePath: "/entries", objectMode: "entries" });
+  const entriesPage200: QueryRequest = {
+    ...entries,
+    cursor: encodeCursor(keyRing, {
+      artifactId: ARTIFACT_ID,
+      scopeHash: base.scopeHash,
+      viewHash: computeViewHash(entries, ""),
+      offset: 199 * 20,
+    }),
+  };
+  const sorted = request({ sort: [{ path: "/position/1", order: "desc" }], pageSize: 20 });
+  const sortedNext: QueryRequest = {
+    ...sorted,
+    cursor: ask(tagged, sorted, base).next as string,
+  };
+  // Answers with a cache must be the answers without one (checked once, before timing).
+  const check = (document: unknown, query: QueryRequest) => {
+    const withCache = { ...base, viewCache: createViewCache() };
+    const first = ask(document, query, withCache).text;
+    if (
+      first !== ask(document, query, base).text ||
+      first !== ask(document, query, withCache).text
+    ) {
+      throw new Error("a cached answer differs");
+    }
+  };
+  for (const [document, query] of [
+    [nodes, filtered],
+    [keyedDocument, entries],
+    [keyedDocument, entriesPage200],
+    [tagged, sorted],
+    [tagged, sortedNext],
+  ] as const) {
+    check(document, query);
+  }
+  let pagesOfView = 0;
+  let matches = 0;
+
+  const cases: Record<string, () => void> = {
+    "filtered view: first page, no cache": () => {
+      // Three runs: the first after a full collection also pays for the loop's lost feedback.
+      for (let run = 0; run < 3; run += 1) {
+        record(
+          "filtered view: first page, no cache",
+          time(() => ask(nodes, filtered, base)),
+        );
+      }
+    },
+    "filtered view: every page by nextCursor, fresh cache": () => {
+      const context = { ...base, viewCache: createViewCache() };
+      let pages = 0;
+      const ms = time(() => {
+        let next: string | null = null;
+        do {
+          const page = ask(
+            nodes,
+            next === null ? filtered : { ...filtered, cursor: next },
+            context,
+          );
+          next = page.next;
+          matches = page.total;
+          pages += 1;
+        } while (next !== null);
+      });
+      pagesOfView = pages;
+      record("filtered view: every page by nextCursor, fresh cache", ms);
+    },
+    "keyed entries: page 1 and page 200, no cache": () => {
+      record(
+        "keyed entries: page 1, no cache",
+        time(() => ask(keyedDocument, entries, base)),
+      );
+      collectGarbage();
+      record(
+        "keyed entries: page 200, no cache",
+        time(() => ask(keyedDocument, entriesPage200, base)),
+      );
+    },
+    "keyed entries: page 1 then page 200, fresh cache": () => {
+      const context = { ...base, viewCache: createViewCache() };
+      record(
+        "keyed entries: page 1, fresh cache (fills it)",
+        time(() => ask(keyedDocument, entries, context)),
+      );
+      record(
+        "keyed entries: page 1 again, cached",
+        time(() => ask(keyedDocument, entries, context)),
+      );
+      record(
+        "keyed entries: page 200 after page 1, cached",
+        time(() => ask(keyedDocument, entriesPage200, context)),
+      );
+    },
+    "sort: first page then next page, fresh cache": () => {
+      const context = { ...base, viewCache: createViewCache() };
+      for (let run = 0; run < 3; run += 1) {
+        record(
+          "sort: first page, no cache",
+          time(() => ask(tagged, sorted, base)),
+        );
+      }
+      record(
+        "sort: first page, fresh cache (fills it)",
+        time(() => ask(tagged, sorted, context)),
+      );
+      record(
+        "sort: next page after the first, cached",
+        time(() => ask(tagged, sortedNext, context)),
+      );
+      record(
+        "sort: next page, no cache",
+        time(() => ask(tagged, sortedNext, base)),
+      );
+    },
+  };
+  const names = Object.keys(cases);
+  for (let round = -1; round < ROUNDS; round += 1) {
+    const shift = Math.max(round, 0) % names.length;
+    for (const name of [...names.slice(shift), ...names.slice(0, shift)]) {
+      collectGarbage();
+      if (round < 0) {
+        const kept = new Map(samples);
+        (cases[name] as () => void)();
+        samples.clear();
+        for (const [key, value] of kept) samples.set(key, value);
+      } else (cases[name] as () => void)();
+    }
+    process.stderr.write(`${round < 0 ? "warm-up round" : `round ${round + 1}/${ROUNDS}`} done\n`);
+  }
+  const row = (name: string, against: string) => {
+    const values = samples.get(name) ?? [];
+    const reference = median(samples.get(against) ?? []);
+    return {
+      case: name,
+      median: formatMs(median(values)),
+      "min – max": `${formatMs(Math.min(...values))} – ${formatMs(Math.max(...values))}`,
+      ratio: `${(median(values) / reference).toFixed(2)}x of ${against}`,
+      samples: values.length,
+    };
+  };
+  process.stdout.write(
+    `view cache bench: ${SIZE_MIB} MiB node arrays, a keyed object of ${KEYS} entries; Node ${process.version}; ${ROUNDS} rounds (+1 warm-up)\n` +
+      `filtered view: ${matches} matches, ${pagesOfView} pages of 20\n`,
+  );
+  const first = "filtered view: first page, no cache";
+  const page1 = "keyed entries: page 1, no cache";
+  const sortFirst = "sort: first page, no cache";
+  printTable(
+    "View cache: later pages against the first page (CPU ms, medians; ratios of medians)",
+    [
+      row(first, first),
+      row("filtered view: every page by nextCursor, fresh cache", first),
+      row(page1, page1),
+      row("keyed entries: page 200, no cache", page1),
+      row("keyed entries: page 1, fresh cache (fills it)", page1),
+      row("keyed entries: page 1 again, cached", page1),
+      row("keyed entries: page 200 after page 1, cached", page1),
+      row(sortFirst, sortFirst),
+      row("sort: first page, fresh cache (fills it)", sortFirst),
+      row("sort: next page after the first, cached", sortFirst),
+      row("sort: next page, no cache", sortFirst),
+    ],
+  );
+}
+
+main();
