@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ArtifactRefSchema } from "./artifact.js";
 import { ErrorObjectSchema } from "./error-object.js";
 import { CONTRACT_VERSION } from "./limits.js";
+import { InexactNumbersSchema } from "./query-result.js";
 
 /** responseMeta of a bounded error: nothing was stored, so there is no artifact. */
 export const BoundedErrorResponseMetaSchema = z.strictObject({
@@ -19,6 +20,8 @@ export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSc
 export const BoundedResponseMetaSchema = BoundedErrorResponseMetaSchema.extend({
   sourceTruncated: z.boolean().optional(),
   artifact: ArtifactRefSchema,
+  /** Where `data` writes literals a double does not hold (SPEC.md §10); pointers relative to data. */
+  inexactNumbers: InexactNumbersSchema.optional(),
 });
 /** responseMeta of a bounded envelope, with the artifact reference. */
 export type BoundedResponseMeta = z.infer<typeof BoundedResponseMetaSchema>;

@@ -7,6 +7,7 @@ import {
   type QueryResult,
   type TruncationReason,
 } from "@bounded-mcp/contract";
+import { findInexactNumbers } from "../exact/stringify-exact.js";
 import { compactPreview } from "../preview/compact-preview.js";
 import { createRecord, jsonBytes, utf8Length } from "./json-values.js";
 
@@ -163,7 +164,31 @@ function buildMeta(
   if (spec.inferredResponsePath !== undefined) {
     meta.inferredResponsePath = spec.inferredResponsePath;
   }
+  if (!placeholder) {
+    const inexact = findInexactNumbers(pageBody(spec, draft));
+    if (inexact.total > 0) meta.inexactNumbers = inexact;
+  }
   return meta;
+}
+
+/**
+ * What the page's inexactNumbers pointers are relative to: `response` as render writes it (the
+ * shape layout's list under its key, relative to `shape`).
+ */
+function pageBody(spec: PageSpec, draft: Draft): unknown {
+  const layout = spec.layout;
+  if (layout.kind === "array") return draft.values;
+  if (layout.kind === "value") return draft.values[0] ?? null;
+  if (layout.kind === "shape") {
+    return layout.listKey === undefined
+      ? layout.base
+      : { ...layout.base, [layout.listKey]: draft.values };
+  }
+  const page = createRecord();
+  draft.keys.forEach((key, index) => {
+    page[key] = draft.values[index];
+  });
+  return page;
 }
 
 function elementBytes(layout: PageLayout, element: PageElement): number {
