@@ -65,13 +65,13 @@ const scalar: fc.Arbitrary<Model> = fc
     },
     { weight: 1, arbitrary: fc.constantFrom("true", "false", "null") },
   )
-  .map((text) => ({ kind: "literal", text }));
+  .map((text): Model => ({ kind: "literal", text }));
 
 const model: fc.Arbitrary<Model> = fc.letrec<{ value: Model }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     scalar,
-    fc.array(tie("value"), { maxLength: 5 }).map((items) => ({ kind: "array", items })),
+    fc.array(tie("value"), { maxLength: 5 }).map((items): Model => ({ kind: "array", items })),
     fc
       .uniqueArray(
         fc.tuple(
@@ -83,7 +83,7 @@ const model: fc.Arbitrary<Model> = fc.letrec<{ value: Model }>((tie) => ({
           selector: ([key]) => key,
         },
       )
-      .map((members) => ({ kind: "object", members })),
+      .map((members): Model => ({ kind: "object", members })),
   ),
 })).value;
 
