@@ -1,16 +1,17 @@
 import { compareDecimals, decimalOf } from "./decimal.js";
 
 /**
- * What an inexact literal needs somewhere in a JSON text: 16 or more digits (or digits and a
- * point) in a row, an exponent of 3 or more digits, or a `-0` (`-0`, `-0.0`, `-0e5`) where a value
- * starts (after `[`, `:`, `,` or at the start; so `"item-0"` is no candidate). A double
- * holds every decimal of at most 15 significant digits in its normal range exactly, and leaving
- * that range takes a 3-digit exponent or hundreds of digits, so a text without a match has no
- * inexact literal. Matches inside strings are possible (a long digit id): they only cost the
- * exact scan, which then finds nothing.
+ * What an inexact literal needs where a JSON value starts (at the start of the text, or after
+ * `[`, `:` or `,` and whitespace): 16 or more digits or points in a row, an exponent of 3 or more
+ * digits, or a `-0` (`-0`, `-0.0`, `-0e5`). A double holds every decimal of at most 15
+ * significant digits in its normal range exactly, and leaving that range takes a 3-digit
+ * exponent or hundreds of digits, so a text without a match has no inexact literal. Anchoring at
+ * a value's start keeps hex ids and hashes inside strings (`"9f00-2e668"`) from matching; a
+ * string that does match (`"a:12345678901234567"`) only costs the exact scan, which then finds
+ * nothing.
  */
 const CANDIDATE =
-  /[\d.]{16}|[eE][+-]?\d{3}|(?:^|[[:,])[ \t\n\r]*-0(?:\.0*)?(?:[eE][+-]?\d+)?(?![\d.eE])/;
+  /(?:^|[[:,])[ \t\n\r]*(?:-?[\d.]{16}|-?[\d.]+[eE][+-]?\d{3}|-0(?:\.0*)?(?:[eE][+-]?\d+)?(?![\d.eE]))/;
 
 /** Whether a JSON text may hold an inexact number literal (one regex test, no allocation). */
 export function mayHoldInexactNumbers(text: string): boolean {
