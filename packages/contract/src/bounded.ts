@@ -12,6 +12,8 @@ export const BoundedErrorResponseMetaSchema = z.strictObject({
   truncationReason: z.literal("size_limit"),
   serializedBytes: z.int().nonnegative(),
   warning: z.string().nullable().optional(),
+  /** Where `data` writes literals a double does not hold (SPEC.md §10); pointers relative to data. */
+  inexactNumbers: InexactNumbersSchema.optional(),
 });
 /** responseMeta of a bounded error (no artifact). */
 export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;
@@ -20,8 +22,6 @@ export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSc
 export const BoundedResponseMetaSchema = BoundedErrorResponseMetaSchema.extend({
   sourceTruncated: z.boolean().optional(),
   artifact: ArtifactRefSchema,
-  /** Where `data` writes literals a double does not hold (SPEC.md §10); pointers relative to data. */
-  inexactNumbers: InexactNumbersSchema.optional(),
 });
 /** responseMeta of a bounded envelope, with the artifact reference. */
 export type BoundedResponseMeta = z.infer<typeof BoundedResponseMetaSchema>;

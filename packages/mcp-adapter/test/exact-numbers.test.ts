@@ -141,6 +141,20 @@ describe("exact numbers through the adapter (SPEC.md §10)", () => {
     });
   });
 
+  it("writes them in a bounded error's preview too (a result over artifactMaxBytes)", async () => {
+    const bounded = createTestAdapter({ inlineBytes: 16_384, artifactMaxBytes: 20_000 });
+    const connection = await connectAdapter(bounded);
+    const result = (await connection.client.callTool({
+      name: "fixture",
+      arguments: {},
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toContain('"code":"ARTIFACT_TOO_LARGE"');
+    expect(text).toContain('{"id":12345678901234567889,"huge":1e400,"neg":-0,');
+    expect(JSON.parse(text).responseMeta.inexactNumbers).toMatchObject({ total: 6 });
+  });
+
   it("answers queries exactly from the parse cache", async () => {
     const connection = await connectAdapter(createTestAdapter());
     const { id } = await boundedCall(connection);

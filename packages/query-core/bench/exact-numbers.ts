@@ -173,7 +173,7 @@ function report() {
   process.stdout.write(
     `JSON.parse in a child process: median ${formatMs(parseWall)} (${spread(child)}, ${child.length} samples)\n`,
   );
-  printTable(rows);
+  printTable("parse + query, before vs after (medians; wall unless CPU)", rows);
 }
 
 await main();
