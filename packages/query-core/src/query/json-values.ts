@@ -65,6 +65,19 @@ export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+let exactMeasured = false;
+
+/**
+ * Whether jsonBytes measured a value holding an ExactNumber since the last call with
+ * `reset`: the page cutter (synchronous) resets it before cutting a page, so a page of a plain
+ * document is never walked for inexactNumbers.
+ */
+export function measuredExactNumbers(reset = false): boolean {
+  const seen = exactMeasured;
+  if (reset) exactMeasured = false;
+  return seen;
+}
+
 /**
  * The byte length of a value's compact JSON as it goes on the wire, ExactNumbers as their
  * literals (stringifyExact; 0 for undefined). A value
@@ -74,7 +87,9 @@ export function utf8Length(text: string): number {
 export function jsonBytes(value: unknown): number {
   let text: string | undefined;
   try {
-    text = stringifyExact(value)?.text;
+    const exact = stringifyExact(value);
+    if (exact !== undefined && exact.count > 0) exactMeasured = true;
+    text = exact?.text;
   } catch (error) {
     if (error instanceof RangeError) return Number.POSITIVE_INFINITY;
     throw error;

@@ -9,7 +9,7 @@ import {
 } from "@bounded-mcp/contract";
 import { findInexactNumbers } from "../exact/stringify-exact.js";
 import { compactPreview } from "../preview/compact-preview.js";
-import { createRecord, jsonBytes, utf8Length } from "./json-values.js";
+import { createRecord, jsonBytes, measuredExactNumbers, utf8Length } from "./json-values.js";
 
 /** One element of a page: a value, the key it goes under (object pages) and where it lives. */
 export interface PageElement {
@@ -164,7 +164,8 @@ function buildMeta(
   if (spec.inferredResponsePath !== undefined) {
     meta.inferredResponsePath = spec.inferredResponsePath;
   }
-  if (!placeholder) {
+  // Walked only when an element measured held an ExactNumber (measuredExactNumbers).
+  if (!placeholder && measuredExactNumbers()) {
     const inexact = findInexactNumbers(pageBody(spec, draft));
     if (inexact.total > 0) meta.inexactNumbers = inexact;
   }
@@ -229,6 +230,7 @@ function finish(spec: PageSpec, draft: Draft): { result: QueryResult; bytes: num
  * (or compacted harder) in the rare case the estimate was short.
  */
 export function buildPage(spec: PageSpec): QueryResult {
+  measuredExactNumbers(true);
   const baseWarnings = [...spec.warnings];
   const first = spec.limit > 0 ? spec.elementAt(spec.offset) : null;
   const reserved: Draft = {
