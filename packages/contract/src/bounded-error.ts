@@ -1,6 +1,7 @@
 import type { BoundedError, BoundedErrorCode } from "./bounded.js";
 import { cutDetails } from "./error-result.js";
 import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
+import type { InexactNumbers } from "./query-result.js";
 import { cutString } from "./text-limits.js";
 
 /** What a bounded error says; `data` is the preview built before storing failed, or null. */
@@ -14,6 +15,8 @@ export interface BoundedErrorInput {
   data: unknown;
   /** The byte length of the payload that could not be stored. */
   serializedBytes: number;
+  /** Where `data` writes number literals a double does not hold (SPEC.md §10); omitted when none. */
+  inexactNumbers?: InexactNumbers | undefined;
 }
 
 const GUIDANCE: Readonly<Record<BoundedErrorCode, string>> = {
@@ -40,6 +43,7 @@ export function createBoundedError(input: BoundedErrorInput): BoundedError {
       complete: false,
       truncationReason: "size_limit",
       serializedBytes: input.serializedBytes,
+      ...(input.inexactNumbers === undefined ? {} : { inexactNumbers: input.inexactNumbers }),
     },
     error: {
       code: input.code,

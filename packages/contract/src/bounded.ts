@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ArtifactRefSchema } from "./artifact.js";
 import { ErrorObjectSchema } from "./error-object.js";
 import { CONTRACT_VERSION } from "./limits.js";
+import { InexactNumbersSchema } from "./query-result.js";
 
 /** responseMeta of a bounded error: nothing was stored, so there is no artifact. */
 export const BoundedErrorResponseMetaSchema = z.strictObject({
@@ -11,6 +12,8 @@ export const BoundedErrorResponseMetaSchema = z.strictObject({
   truncationReason: z.literal("size_limit"),
   serializedBytes: z.int().nonnegative(),
   warning: z.string().nullable().optional(),
+  /** Where `data` writes literals a double does not hold (SPEC.md §10); pointers relative to data. */
+  inexactNumbers: InexactNumbersSchema.optional(),
 });
 /** responseMeta of a bounded error (no artifact). */
 export type BoundedErrorResponseMeta = z.infer<typeof BoundedErrorResponseMetaSchema>;

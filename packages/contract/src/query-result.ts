@@ -58,6 +58,23 @@ export type FilterApplied = z.infer<typeof FilterAppliedSchema>;
 
 const count = z.int().nonnegative();
 
+/** At most this many pointers in responseMeta.inexactNumbers (its `total` counts them all). */
+export const MAX_INEXACT_POINTERS = 20;
+
+/**
+ * responseMeta.inexactNumbers (SPEC.md §10): where the answer's text writes a number literal a
+ * double does not hold (`12345678901234567890`, `1e400`, `-0`), so structuredContent (the JSON
+ * value of the text) differs from the text there. `pointers` are JSON pointers relative to
+ * `response` (a bounded envelope: to `data`), the first MAX_INEXACT_POINTERS in document order;
+ * `total` counts every such literal of the answer.
+ */
+export const InexactNumbersSchema = z.strictObject({
+  pointers: z.array(z.string()).max(MAX_INEXACT_POINTERS),
+  total: count,
+});
+/** responseMeta.inexactNumbers. */
+export type InexactNumbers = z.infer<typeof InexactNumbersSchema>;
+
 /**
  * responseMeta of a successful query result (§5, §9). `remainingCount` is null only when a scan
  * stopped at its work limit (`truncationReason: "work_limit"`: what remains is not known yet).
@@ -84,6 +101,7 @@ export const ResponseMetaSchema = z
     fieldsResolved: z.record(z.string(), count).optional(),
     normalizedFields: z.record(z.string(), z.string()).optional(),
     inferredResponsePath: z.string().optional(),
+    inexactNumbers: InexactNumbersSchema.optional(),
     artifact: ArtifactRefSchema.optional(),
   })
   .refine((meta) => meta.remainingCount !== null || meta.truncationReason === "work_limit", {

@@ -199,6 +199,7 @@ describe("error results in the corpus", () => {
         details: result.error.details ?? {},
         data: result.data,
         serializedBytes: result.responseMeta.serializedBytes,
+        inexactNumbers: result.responseMeta.inexactNumbers,
       });
       expect(rebuilt).toEqual(result);
     }

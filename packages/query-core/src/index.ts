@@ -15,6 +15,15 @@ export {
   KeyRingError,
   parseKeyRing,
 } from "./cursor/key-ring.js";
+export { isInexactLiteral } from "./exact/detect.js";
+export { type ExactNumber, exactLiteral, isExactNumber } from "./exact/exact-number.js";
+export { parseJsonExact } from "./exact/parse-exact.js";
+export {
+  type ExactText,
+  findInexactNumbers,
+  type InexactNumbers,
+  stringifyExact,
+} from "./exact/stringify-exact.js";
 export { runPartialQuery } from "./partial/run-partial-query.js";
 export {
   formatPointer,

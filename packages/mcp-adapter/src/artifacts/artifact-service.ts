@@ -1,5 +1,5 @@
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
-import { textToDocument } from "@bounded-mcp/query-core";
+import { parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
 import {
   type ArtifactMeta,
   type ArtifactStore,
@@ -97,11 +97,12 @@ export interface ArtifactService {
  * Parses a stored body into the document the query engine reads, decoding it once without a
  * copy of the bytes. Decoded as UTF-8 into a V8 string: a latin1 decode of an ASCII body was
  * measured slower overall (Node makes it an external string, and JSON.parse of it then pays
- * more garbage collection), see bench/.
+ * more garbage collection), see bench/. Inexact number literals are kept as written
+ * (parseJsonExact, SPEC.md §10), so a cold read answers what the parse cache answers.
  */
 export function parseStoredBody(body: Uint8Array, mediaType: ArtifactMediaType): unknown {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
-  return mediaType === "application/json" ? JSON.parse(text) : textToDocument(text);
+  return mediaType === "application/json" ? parseJsonExact(text) : textToDocument(text);
 }
 
 /**

@@ -23,6 +23,7 @@ import { boundWithMedia, DEFAULT_MEDIA_BYTES } from "./bound-media.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
 import { type EncodingPayload, startEncodingStorable } from "./encode-payload.js";
+import { exactResultJson } from "./exact-result-json.js";
 import { measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
@@ -135,12 +136,13 @@ function envelopeResult(
   isError: boolean,
   link: CallToolResult["content"][number] | undefined,
 ): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
+  const { text, structuredContent } = exactResultJson(structured);
+  const content: CallToolResult["content"] = [{ type: "text", text }];
   if (link !== undefined) content.push(link);
   return {
     ...(source._meta === undefined ? {} : { _meta: source._meta }),
     content,
-    structuredContent: structured as unknown as Record<string, unknown>,
+    structuredContent,
     ...(isError ? { isError: true } : {}),
   };
 }

@@ -1,5 +1,14 @@
 import { type BoundedError, createBoundedError } from "@bounded-mcp/contract";
-import { compactPreview, envelopeBudget, SAMPLE_LADDER } from "@bounded-mcp/query-core";
+import {
+  compactPreview,
+  envelopeBudget,
+  findInexactNumbers,
+  SAMPLE_LADDER,
+  stringifyExact,
+} from "@bounded-mcp/query-core";
+
+/** The bytes of an envelope as its text is written: inexact literals as written (SPEC.md §10). */
+const bytesOf = (value: unknown): number => Buffer.byteLength(stringifyExact(value)?.text ?? "");
 
 /** Why a result could not become an artifact (SPEC.md §2, §6). */
 export type BoundingFailure =
@@ -54,6 +63,7 @@ function describeFailure(failure: BoundingFailure): {
  * The bounded error of a result that cannot become an artifact: `success: false`, a sample
  * preview in `data` when one fits the envelope budget (max(2 KiB, 5% of the payload), never over
  * `previewBytes`; else null), no artifact, and the §6 error. The payload itself is never inlined.
+ * `responseMeta.inexactNumbers` says where the preview writes literals a double does not hold.
  */
 export function buildBoundedError(input: {
   failure: BoundingFailure;
@@ -72,9 +82,14 @@ export function buildBoundedError(input: {
   const withoutPreview = createBoundedError({ ...base, data: null });
   if (!input.hasDocument) return withoutPreview;
   const budget = envelopeBudget(input.serializedBytes, input.previewBytes);
-  const room = budget - Buffer.byteLength(JSON.stringify(withoutPreview)) - 16;
+  const room = budget - bytesOf(withoutPreview) - 16;
   if (room < 64) return withoutPreview;
   const data = compactPreview(input.document, room, { ladder: SAMPLE_LADDER });
-  const withPreview = createBoundedError({ ...base, data });
-  return Buffer.byteLength(JSON.stringify(withPreview)) <= budget ? withPreview : withoutPreview;
+  const inexact = findInexactNumbers(data);
+  const withPreview = createBoundedError({
+    ...base,
+    data,
+    ...(inexact.total === 0 ? {} : { inexactNumbers: inexact }),
+  });
+  return bytesOf(withPreview) <= budget ? withPreview : withoutPreview;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
-import { textToDocument } from "@bounded-mcp/query-core";
+import { parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { receivedJsonOf } from "./received-json.js";
 
@@ -164,13 +164,14 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
 
 /**
  * The payload of a picked text: its value when already in hand, else the text parsed as JSON, or
- * as `{"lines": [...]}` (text/plain) when it is not JSON.
+ * as `{"lines": [...]}` (text/plain) when it is not JSON. Inexact number literals are kept as
+ * written (parseJsonExact, SPEC.md §10).
  */
 export function parsePayload(source: PayloadText): Payload {
   const { text, parsed } = source;
   if (parsed !== undefined) return { text, ...parsed };
   try {
-    return { text, mediaType: "application/json", document: JSON.parse(text) };
+    return { text, mediaType: "application/json", document: parseJsonExact(text) };
   } catch {
     return { text, mediaType: "text/plain", document: textToDocument(text) };
   }

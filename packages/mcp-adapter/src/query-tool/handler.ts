@@ -19,6 +19,7 @@ import type { ArtifactMeta } from "@bounded-mcp/stores";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ArtifactService, OpenOrAnswerResult } from "../artifacts/artifact-service.js";
 import type { ScopeContext, ScopeFinder } from "../artifacts/scope.js";
+import { exactResultJson } from "../bounding/exact-result-json.js";
 import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { StatsCollector } from "../stats/stats-collector.js";
@@ -57,11 +58,16 @@ export interface QueryHandlerDependencies {
   maxQueriesPerPrincipal?: number | null;
 }
 
-/** The same JSON in structuredContent and as the first text block; isError on errors (§5). */
+/**
+ * The same JSON in structuredContent and as the first text block; isError on errors (§5). The
+ * text writes inexact number literals as the upstream wrote them; structuredContent is then the
+ * JSON value of that text (SPEC.md §10: `1e400` is null there), as responseMeta.inexactNumbers says.
+ */
 export function queryToolResult(output: QueryToolOutput, isError: boolean): CallToolResult {
+  const { text, structuredContent } = exactResultJson(output);
   return {
-    content: [{ type: "text", text: JSON.stringify(output) }],
-    structuredContent: output as unknown as Record<string, unknown>,
+    content: [{ type: "text", text }],
+    structuredContent,
     ...(isError ? { isError: true } : {}),
   };
 }

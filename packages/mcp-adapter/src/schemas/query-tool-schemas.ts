@@ -94,14 +94,19 @@ export const QUERY_TOOL_COMPACT_INPUT_SCHEMA: JsonSchema = {
 /**
  * The query tool's outputSchema as tools/list advertises it: just enough for an SDK Client to
  * accept every result and error result (both carry `responseMeta`), and a line on where the
- * answer is. The exact shapes are the contract's zod schemas (SPEC.md §5), which the handler's
- * results satisfy.
+ * answer is, and where a number is exact only in the text (responseMeta.inexactNumbers, SPEC.md
+ * §10). The exact shapes are the contract's zod schemas (SPEC.md §5), which the handler's results
+ * satisfy.
  */
 export const QUERY_TOOL_COMPACT_OUTPUT_SCHEMA: JsonSchema = {
   type: "object",
   description: "response: the page or {error}; shape: describe's answer",
   required: ["responseMeta"],
   properties: {
-    responseMeta: { type: "object", description: "nextCursor, totalCount, warning" },
+    responseMeta: {
+      type: "object",
+      description:
+        "nextCursor, totalCount, warning; inexactNumbers: numbers to read from the text (exact there)",
+    },
   },
 };

@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { parseJsonExact } from "../exact/parse-exact.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -168,8 +169,8 @@ export class JsonScanner {
     }
   }
 
-  /** The value whose text spans [start, end), parsed. */
+  /** The value whose text spans [start, end), parsed; inexact literals kept (parseJsonExact). */
   parse(start: number, end: number): unknown {
-    return JSON.parse(this.bytes.toString("utf8", start, end));
+    return parseJsonExact(this.bytes.toString("utf8", start, end));
   }
 }

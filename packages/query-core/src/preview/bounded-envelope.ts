@@ -4,6 +4,7 @@ import {
   CONTRACT_VERSION,
   QUERY_TOOL_NAME,
 } from "@bounded-mcp/contract";
+import { findInexactNumbers } from "../exact/stringify-exact.js";
 import { isJsonObject, jsonBytes } from "../query/json-values.js";
 import { compactPreview, PREVIEW_LADDER, SAMPLE_LADDER } from "./compact-preview.js";
 import { writeGuidance } from "./envelope-guidance.js";
@@ -94,12 +95,29 @@ export function createBoundedEnvelope(input: BoundedEnvelopeInput): BoundedEnvel
   let room = budget - frame - GUIDANCE_GUESS_BYTES;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && room >= MIN_PREVIEW_BYTES; attempt++) {
     const data = compactPreview(source, room, { ladder, marked: reshaped });
-    const envelope = { success, data, responseMeta, guidance: guide(data) };
+    const envelope = {
+      success,
+      data,
+      responseMeta: withInexact(responseMeta, data),
+      guidance: guide(data),
+    };
     const over = jsonBytes(envelope) - budget;
     if (over <= 0) return envelope;
     room -= over;
   }
   return { success, data: null, responseMeta, guidance: SHORT_GUIDANCE };
+}
+
+/**
+ * responseMeta with `inexactNumbers` (pointers relative to data) when the preview writes literals
+ * a double does not hold (SPEC.md §10), else responseMeta itself.
+ */
+function withInexact(
+  responseMeta: BoundedEnvelope["responseMeta"],
+  data: unknown,
+): BoundedEnvelope["responseMeta"] {
+  const inexact = findInexactNumbers(data);
+  return inexact.total === 0 ? responseMeta : { ...responseMeta, inexactNumbers: inexact };
 }
 
 const NULL_BYTES = 4;

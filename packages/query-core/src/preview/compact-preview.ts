@@ -1,3 +1,4 @@
+import { isExactNumber } from "../exact/exact-number.js";
 import { jsonBytes } from "../query/json-values.js";
 import { keysOf } from "./estimate-bytes.js";
 import {
@@ -145,6 +146,8 @@ function compactValue(value: unknown, depthLeft: number, state: CompactionState)
       return value;
     case "object":
       if (value === null) return null;
+      // An ExactNumber is a number: kept whole, written as its literal (SPEC.md §10).
+      if (isExactNumber(value)) return value;
       return Array.isArray(value)
         ? compactArray(value, depthLeft, state)
         : compactObject(value as Record<string, unknown>, depthLeft, state);

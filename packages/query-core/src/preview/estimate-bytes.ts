@@ -1,3 +1,5 @@
+import { exactLiteral, isExactNumber } from "../exact/exact-number.js";
+
 /** Objects with at least this many keys keep their key list for as long as they live. */
 const LARGE_OBJECT_KEYS = 1024;
 const largeObjectKeys = new WeakMap<object, readonly string[]>();
@@ -39,6 +41,7 @@ export function estimateJsonBytes(value: unknown, budget: number): number {
     case "boolean":
       return value ? 4 : 5;
     case "object":
+      if (isExactNumber(value)) return exactLiteral(value).length;
       return Array.isArray(value)
         ? estimateArray(value, budget)
         : estimateObject(value as Record<string, unknown>, budget);

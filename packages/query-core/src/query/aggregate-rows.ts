@@ -1,4 +1,10 @@
 import type { MetricOp } from "@bounded-mcp/contract";
+import {
+  type ExactNumber,
+  isExactNumber,
+  isExactZero,
+  numericValue,
+} from "../exact/exact-number.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { CompiledPath } from "./compiled-path.js";
 import { createRecord } from "./json-values.js";
@@ -28,8 +34,8 @@ interface Accumulator {
   sum: number;
   /** avg: values added. */
   taken: number;
-  /** min and max: the best value so far (a number or a string). */
-  best: number | string | undefined;
+  /** min and max: the best value so far (a number, an ExactNumber written as its literal, or a string). */
+  best: number | ExactNumber | string | undefined;
   /** countDistinct: the distinct values seen. */
   distinct: DistinctValues | null;
 }
@@ -88,7 +94,9 @@ class DistinctValues {
   private readonly structured = new Set<string>();
 
   /** Adds a value; false when an equal one was there already. */
-  add(value: unknown): boolean {
+  add(given: unknown): boolean {
+    // -0 written as such is the number 0 here (SPEC.md §10: compared by value).
+    const value = isExactZero(given) ? 0 : given;
     const set = isPrimitive(value) ? this.primitives : this.structured;
     const key = isPrimitive(value) ? value : canonicalJson(value);
     if (set.has(key as never)) return false;
@@ -109,8 +117,10 @@ function distinctElements(value: unknown): unknown[] {
 }
 
 function groupFor(grouping: Grouping, values: readonly unknown[]): Group {
-  const single = values.length === 1 && isPrimitive(values[0]);
-  const key = single ? values[0] : canonicalJson(values);
+  // The ExactNumber -0 keys the group of 0; the group still echoes the value it met first.
+  const zero = values.length === 1 && isExactZero(values[0]);
+  const single = values.length === 1 && (zero || isPrimitive(values[0]));
+  const key = zero ? 0 : single ? values[0] : canonicalJson(values);
   let group = single ? grouping.byValue.get(key) : grouping.byKey.get(key as string);
   if (group === undefined) {
     group = {
@@ -133,14 +143,17 @@ function accumulate(op: MetricOp, accumulator: Accumulator, value: unknown): voi
       (accumulator.distinct as DistinctValues).add(value);
       return;
     case "sum":
-    case "avg":
-      if (typeof value !== "number") return;
-      accumulator.sum += value;
+    case "avg": {
+      // An ExactNumber adds its double (SPEC.md §10: sum and avg are doubles).
+      const number = numericValue(value);
+      if (number === undefined) return;
+      accumulator.sum += number;
       accumulator.taken += 1;
       return;
+    }
     case "min":
     case "max": {
-      if (typeof value !== "number" && typeof value !== "string") return;
+      if (typeof value !== "number" && typeof value !== "string" && !isExactNumber(value)) return;
       const best = accumulator.best;
       const order = best === undefined ? 0 : comparePresent(value, best);
       if (best === undefined || (op === "min" ? order < 0 : order > 0)) accumulator.best = value;

@@ -2,6 +2,14 @@ import { ContractError } from "@bounded-mcp/contract";
 import { parsePointer } from "../pointer/pointer.js";
 
 /**
+ * Names an item may answer without owning them: Object.prototype's, and `toJSON`, the one
+ * string-named member of an ExactNumber, so `/n/toJSON` reads nothing from a number.
+ */
+function inheritedName(token: string): boolean {
+  return token in Object.prototype || token === "toJSON";
+}
+
+/**
  * A field or filter path, parsed once per request: `literal` paths (no leading `/`) are one root
  * key of the item, so keys containing `/` stay addressable; the others are pointers relative to
  * the item.
@@ -128,7 +136,7 @@ function stepsOf(literal: boolean, tokens: readonly string[]): PathStep[] {
       !literal && ARRAY_INDEX.test(token) && Number(token) <= Number.MAX_SAFE_INTEGER
         ? Number(token)
         : -1,
-    inherited: token in Object.prototype,
+    inherited: inheritedName(token),
   }));
 }
 
@@ -136,7 +144,7 @@ function stepsOf(literal: boolean, tokens: readonly string[]): PathStep[] {
 function ownKeyOf(literal: boolean, tokens: readonly string[]): string | undefined {
   if (tokens.length !== 1) return undefined;
   const token = tokens[0] as string;
-  if (token in Object.prototype) return undefined;
+  if (inheritedName(token)) return undefined;
   return !literal && ARRAY_INDEX.test(token) ? undefined : token;
 }
 

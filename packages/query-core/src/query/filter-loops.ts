@@ -1,4 +1,5 @@
 import type { FilterOp } from "@bounded-mcp/contract";
+import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
 import type { PathStep } from "./compiled-path.js";
 import type { CompiledFilter } from "./filters.js";
 
@@ -73,6 +74,26 @@ export function comparisonOf(op: FilterOp, expected: unknown): Comparison {
 }
 
 /**
+ * An ExactNumber `actual` against a number `expected` by exact value (SPEC.md §10): -1, 0 or 1;
+ * NaN (no order) when either is something else. Reached only for object values, so plain
+ * documents never call it.
+ */
+function exactOrder(actual: unknown, expected: unknown): number {
+  return isExactNumber(actual) && typeof expected === "number"
+    ? compareNumeric(actual, expected)
+    : Number.NaN;
+}
+
+/** Whether an ExactNumber `actual` equals a number among an inline `in`'s candidates. */
+function exactIn(actual: unknown, candidates: ReadonlySet<unknown>): boolean {
+  if (!isExactNumber(actual)) return false;
+  for (const candidate of candidates) {
+    if (typeof candidate === "number" && compareNumeric(actual, candidate) === 0) return true;
+  }
+  return false;
+}
+
+/**
  * Decides one resolved value (`undefined` when the path did not resolve) for a comparison other
  * than GENERAL. `candidates` holds the values of `in` (an empty set for the other comparisons).
  * Small and free of closures so the loops inline it; a boolean compares with a literal, which V8
@@ -86,23 +107,37 @@ function compareInline(
 ): boolean {
   switch (comparison) {
     case EQUAL:
-      return actual === expected;
+      return (
+        actual === expected || (typeof actual === "object" && exactOrder(actual, expected) === 0)
+      );
     case EQUAL_TRUE:
       return actual === true;
     case EQUAL_FALSE:
       return actual === false;
     case NOT_EQUAL:
-      return actual !== undefined && actual !== expected;
+      return (
+        actual !== undefined &&
+        actual !== expected &&
+        !(typeof actual === "object" && exactOrder(actual, expected) === 0)
+      );
     case ONE_OF:
-      return candidates.has(actual);
+      return candidates.has(actual) || (typeof actual === "object" && exactIn(actual, candidates));
     case LESS_NUMBER:
-      return typeof actual === "number" && actual < (expected as number);
+      return typeof actual === "number"
+        ? actual < (expected as number)
+        : typeof actual === "object" && exactOrder(actual, expected) < 0;
     case AT_MOST_NUMBER:
-      return typeof actual === "number" && actual <= (expected as number);
+      return typeof actual === "number"
+        ? actual <= (expected as number)
+        : typeof actual === "object" && exactOrder(actual, expected) <= 0;
     case MORE_NUMBER:
-      return typeof actual === "number" && actual > (expected as number);
+      return typeof actual === "number"
+        ? actual > (expected as number)
+        : typeof actual === "object" && exactOrder(actual, expected) > 0;
     case AT_LEAST_NUMBER:
-      return typeof actual === "number" && actual >= (expected as number);
+      return typeof actual === "number"
+        ? actual >= (expected as number)
+        : typeof actual === "object" && exactOrder(actual, expected) >= 0;
     case LESS_STRING:
       return typeof actual === "string" && actual < (expected as string);
     case AT_MOST_STRING:

@@ -5,6 +5,7 @@ import {
   isAnyOfFilter,
   type LeafFilter,
 } from "@bounded-mcp/contract";
+import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
 import { type CompiledPath, compileFilterPath, type PathStep } from "./compiled-path.js";
 import {
   applyAnyFilters,
@@ -48,6 +49,22 @@ function isOrderable(left: unknown, right: unknown): boolean {
   return (type === "number" || type === "string") && typeof right === type;
 }
 
+/**
+ * The order of `actual` against an ordering filter's value: numbers (ExactNumbers by exact value,
+ * SPEC.md §10) with a number, strings with a string; NaN (no order) otherwise.
+ */
+function orderOf(actual: unknown, expected: unknown): number {
+  if (isExactNumber(actual)) {
+    return typeof expected === "number" ? compareNumeric(actual, expected) : Number.NaN;
+  }
+  if (!isOrderable(actual, expected)) return Number.NaN;
+  return (actual as number) < (expected as number)
+    ? -1
+    : (actual as number) > (expected as number)
+      ? 1
+      : 0;
+}
+
 function createInTest(expected: unknown): (actual: unknown) => boolean {
   const candidates = Array.isArray(expected) ? expected : [];
   const primitives = new Set(candidates.filter((value) => typeof value !== "object"));
@@ -55,6 +72,7 @@ function createInTest(expected: unknown): (actual: unknown) => boolean {
   return (actual) => {
     if (actual === undefined) return false;
     if (typeof actual !== "object") return primitives.has(actual);
+    if (isExactNumber(actual)) return candidates.some((candidate) => jsonEquals(actual, candidate));
     for (const candidate of structured) if (jsonEquals(actual, candidate)) return true;
     return false;
   };
@@ -101,7 +119,8 @@ function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boole
     case "eq":
       return typeof expected === "object" && expected !== null
         ? (actual) => actual !== undefined && jsonEquals(actual, expected)
-        : (actual) => actual === expected;
+        : (actual) =>
+            actual === expected || (isExactNumber(actual) && jsonEquals(actual, expected));
     case "ne":
       return (actual) => actual !== undefined && !jsonEquals(actual, expected);
     case "in":
@@ -126,15 +145,13 @@ function createTest(op: FilterOp, expected: unknown): (actual: unknown) => boole
     case "icontains":
       return createIcontainsTest(expected);
     case "lt":
-      return (actual) => isOrderable(actual, expected) && (actual as number) < (expected as number);
+      return (actual) => orderOf(actual, expected) < 0;
     case "lte":
-      return (actual) =>
-        isOrderable(actual, expected) && (actual as number) <= (expected as number);
+      return (actual) => orderOf(actual, expected) <= 0;
     case "gt":
-      return (actual) => isOrderable(actual, expected) && (actual as number) > (expected as number);
+      return (actual) => orderOf(actual, expected) > 0;
     case "gte":
-      return (actual) =>
-        isOrderable(actual, expected) && (actual as number) >= (expected as number);
+      return (actual) => orderOf(actual, expected) >= 0;
     case "exists": {
       const wanted = expected !== false;
       return (actual) => (actual !== undefined) === wanted;

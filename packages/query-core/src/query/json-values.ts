@@ -1,12 +1,18 @@
-/** A plain JSON object (not an array, not null). */
+import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
+import { stringifyExact } from "../exact/stringify-exact.js";
+
+/** A plain JSON object (not an array, not null, not an ExactNumber). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return (
+    value !== null && typeof value === "object" && !Array.isArray(value) && !isExactNumber(value)
+  );
 }
 
-/** The JSON type name of a value: null, boolean, number, string, array or object. */
+/** The JSON type name of a value: null, boolean, number (an ExactNumber too), string, array or object. */
 export function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
+  if (isExactNumber(value)) return "number";
   const type = typeof value;
   return type === "bigint" ? "number" : type;
 }
@@ -21,10 +27,15 @@ export function createRecord<T = unknown>(): Record<string, T> {
 
 /**
  * Deep equality of JSON values with a fast path for primitives: no serialization, stops at the
- * first difference. Object key order does not matter.
+ * first difference. Object key order does not matter. Numbers compare by exact value when one
+ * is an ExactNumber (SPEC.md §10).
  */
 export function jsonEquals(left: unknown, right: unknown): boolean {
   if (left === right) return true;
+  if (isExactNumber(left) || isExactNumber(right)) {
+    const numeric = (value: unknown) => typeof value === "number" || isExactNumber(value);
+    return numeric(left) && numeric(right) && compareNumeric(left as never, right as never) === 0;
+  }
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) {
     return false;
   }
@@ -54,15 +65,31 @@ export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+let exactMeasured = false;
+
 /**
- * The byte length of a value's compact JSON as it goes on the wire (0 for undefined). A value
+ * Whether jsonBytes measured a value holding an ExactNumber since the last call with
+ * `reset`: the page cutter (synchronous) resets it before cutting a page, so a page of a plain
+ * document is never walked for inexactNumbers.
+ */
+export function measuredExactNumbers(reset = false): boolean {
+  const seen = exactMeasured;
+  if (reset) exactMeasured = false;
+  return seen;
+}
+
+/**
+ * The byte length of a value's compact JSON as it goes on the wire, ExactNumbers as their
+ * literals (stringifyExact; 0 for undefined). A value
  * nested too deeply for JSON.stringify (thousands of levels) measures as Infinity, so the page
  * cutter compacts it (compaction is depth-limited) instead of the query failing.
  */
 export function jsonBytes(value: unknown): number {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    const exact = stringifyExact(value);
+    if (exact !== undefined && exact.count > 0) exactMeasured = true;
+    text = exact?.text;
   } catch (error) {
     if (error instanceof RangeError) return Number.POSITIVE_INFINITY;
     throw error;

@@ -7,8 +7,9 @@ import {
   type QueryResult,
   type TruncationReason,
 } from "@bounded-mcp/contract";
+import { findInexactNumbers } from "../exact/stringify-exact.js";
 import { compactPreview } from "../preview/compact-preview.js";
-import { createRecord, jsonBytes, utf8Length } from "./json-values.js";
+import { createRecord, jsonBytes, measuredExactNumbers, utf8Length } from "./json-values.js";
 
 /** One element of a page: a value, the key it goes under (object pages) and where it lives. */
 export interface PageElement {
@@ -163,7 +164,32 @@ function buildMeta(
   if (spec.inferredResponsePath !== undefined) {
     meta.inferredResponsePath = spec.inferredResponsePath;
   }
+  // Walked only when an element measured held an ExactNumber (measuredExactNumbers).
+  if (!placeholder && measuredExactNumbers()) {
+    const inexact = findInexactNumbers(pageBody(spec, draft));
+    if (inexact.total > 0) meta.inexactNumbers = inexact;
+  }
   return meta;
+}
+
+/**
+ * What the page's inexactNumbers pointers are relative to: `response` as render writes it (the
+ * shape layout's list under its key, relative to `shape`).
+ */
+function pageBody(spec: PageSpec, draft: Draft): unknown {
+  const layout = spec.layout;
+  if (layout.kind === "array") return draft.values;
+  if (layout.kind === "value") return draft.values[0] ?? null;
+  if (layout.kind === "shape") {
+    return layout.listKey === undefined
+      ? layout.base
+      : { ...layout.base, [layout.listKey]: draft.values };
+  }
+  const page = createRecord();
+  draft.keys.forEach((key, index) => {
+    page[key] = draft.values[index];
+  });
+  return page;
 }
 
 function elementBytes(layout: PageLayout, element: PageElement): number {
@@ -204,6 +230,7 @@ function finish(spec: PageSpec, draft: Draft): { result: QueryResult; bytes: num
  * (or compacted harder) in the rare case the estimate was short.
  */
 export function buildPage(spec: PageSpec): QueryResult {
+  measuredExactNumbers(true);
   const baseWarnings = [...spec.warnings];
   const first = spec.limit > 0 ? spec.elementAt(spec.offset) : null;
   const reserved: Draft = {

@@ -1,3 +1,9 @@
+import {
+  compareNumeric,
+  type ExactNumber,
+  exactDouble,
+  isExactNumber,
+} from "../exact/exact-number.js";
 import { sortInSteps } from "../schedule/merge-sort.js";
 import { inChunks, runToEnd, type Work } from "../schedule/work.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -35,6 +41,11 @@ export interface KeyColumn {
   readonly numbers: Float64Array;
   /** Strings, and arrays and objects as their canonical JSON. */
   readonly texts: (string | undefined)[];
+  /**
+   * ExactNumbers by position (their double is in `numbers`), so two of them, or one and a
+   * double, compare by exact value (SPEC.md §10); empty until the column meets one.
+   */
+  readonly exacts: Map<number, ExactNumber>;
   readonly descending: boolean;
 }
 
@@ -53,6 +64,7 @@ export function createSortColumns(keys: readonly SortKeyReader[], count: number)
       classes: new Uint8Array(count),
       numbers: new Float64Array(count),
       texts: new Array<string | undefined>(count),
+      exacts: new Map<number, ExactNumber>(),
       descending: key.descending,
     })),
     count,
@@ -78,7 +90,11 @@ function store(column: KeyColumn, position: number, raw: unknown, measure: boole
       return;
     case "object":
       if (value === null) column.classes[position] = MISSING_CLASS;
-      else {
+      else if (isExactNumber(value)) {
+        column.classes[position] = NUMBER_CLASS;
+        column.numbers[position] = exactDouble(value);
+        column.exacts.set(position, value);
+      } else {
         column.classes[position] = STRUCTURED_CLASS;
         column.texts[position] = canonicalJson(value);
       }
@@ -231,6 +247,13 @@ export function extractSortKeys(
   }
 }
 
+/** Two number cells by exact value: an ExactNumber's literal, else the double. */
+function compareExactCells(column: KeyColumn, a: number, b: number): number {
+  const left = column.exacts.get(a) ?? (column.numbers[a] as number);
+  const right = column.exacts.get(b) ?? (column.numbers[b] as number);
+  return compareNumeric(left, right);
+}
+
 /** Compares positions a and b by every key, then by position: a total order. */
 function comparePositions(columns: readonly KeyColumn[], a: number, b: number): number {
   for (let key = 0; key < columns.length; key += 1) {
@@ -249,6 +272,9 @@ function comparePositions(columns: readonly KeyColumn[], a: number, b: number): 
       const left = column.numbers[a] as number;
       const right = column.numbers[b] as number;
       order = left < right ? -1 : left > right ? 1 : 0;
+      if (column.exacts.size > 0 && classA === NUMBER_CLASS) {
+        order = compareExactCells(column, a, b);
+      }
     } else {
       const left = column.texts[a] as string;
       const right = column.texts[b] as string;
@@ -400,7 +426,7 @@ function offerNumbers(
  * topPositions for one key whose candidates are all numbers (the usual "top 20 by views"): the
  * same order (the number, negated when descending, then the position), with the heap's keys
  * beside its positions and compared directly instead of through the columns, in chunks with a
- * yield between two. Null when a candidate is not a number.
+ * yield between two. Null when a candidate is not a number or is an ExactNumber.
  */
 function* topNumberPositions(
   columns: readonly KeyColumn[],
@@ -408,6 +434,7 @@ function* topNumberPositions(
   limit: number,
 ): Work<Int32Array | null> {
   const column = columns[0] as KeyColumn;
+  if (column.exacts.size > 0) return null;
   const classes = column.classes;
   for (let position = 0; position < count; position += 1) {
     if (classes[position] !== NUMBER_CLASS) return null;

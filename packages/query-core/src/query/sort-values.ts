@@ -1,3 +1,4 @@
+import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
 import { canonicalJson } from "./canonical-json.js";
 
 // The order of values across JSON types (SPEC.md §9 rule 2), shared by sort, the row order of
@@ -11,7 +12,7 @@ export const BOOLEAN_CLASS = 2;
 export const STRUCTURED_CLASS = 3;
 export const MISSING_CLASS = 4;
 
-/** The §9 class of a value (undefined and null are MISSING). */
+/** The §9 class of a value (undefined and null are MISSING; an ExactNumber is a number). */
 export function classOf(value: unknown): number {
   switch (typeof value) {
     case "number":
@@ -21,7 +22,8 @@ export function classOf(value: unknown): number {
     case "boolean":
       return BOOLEAN_CLASS;
     case "object":
-      return value === null ? MISSING_CLASS : STRUCTURED_CLASS;
+      if (value === null) return MISSING_CLASS;
+      return isExactNumber(value) ? NUMBER_CLASS : STRUCTURED_CLASS;
     default:
       return MISSING_CLASS;
   }
@@ -33,7 +35,7 @@ export function classOf(value: unknown): number {
  */
 export function lengthOf(value: unknown): number | undefined {
   if (typeof value === "string") return value.length;
-  if (typeof value !== "object" || value === null) return undefined;
+  if (typeof value !== "object" || value === null || isExactNumber(value)) return undefined;
   if (Array.isArray(value)) return value.length;
   return Object.keys(value).length;
 }
@@ -52,6 +54,9 @@ export function comparePresent(left: unknown, right: unknown): number {
   if (leftClass !== rightClass) return leftClass < rightClass ? -1 : 1;
   switch (leftClass) {
     case NUMBER_CLASS:
+      if (typeof left !== "number" || typeof right !== "number") {
+        return compareNumeric(left as number, right as number);
+      }
       return (left as number) < (right as number)
         ? -1
         : (left as number) > (right as number)
