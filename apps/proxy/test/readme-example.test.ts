@@ -12,7 +12,8 @@ import {
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { createJsonFolder } from "./support/big-json.js";
-import { SERVER_FILESYSTEM } from "./support/paths.js";
+import { SERVER_EVERYTHING, SERVER_FILESYSTEM } from "./support/paths.js";
+import { connectStdioProxy } from "./support/proxy-process.js";
 import { type Envelope, structured } from "./support/query.js";
 
 const folder = createJsonFolder(1);
@@ -54,5 +55,28 @@ describe("README programmatic use", () => {
     if (outcome === "still running") running.child.kill("SIGKILL");
     expect(outcome).toMatchObject({ code: 0, signal: null });
     expect(running.stderr()).toBe("");
+  });
+
+  it("accepts the --hooks example module: the proxy starts with it and lists the upstream's tools", async () => {
+    const hooks = writeReadmeBlock({
+      readme: new URL("../README.md", import.meta.url),
+      name: "proxy-hooks",
+      packageDir: new URL("..", import.meta.url),
+      extension: "mjs",
+    });
+    const client = await connectStdioProxy([
+      "--hooks",
+      hooks,
+      "--",
+      process.execPath,
+      SERVER_EVERYTHING,
+      "stdio",
+    ]);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("echo");
+    } finally {
+      await client.close();
+    }
   });
 });
