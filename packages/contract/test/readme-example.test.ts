@@ -1,8 +1,29 @@
+/**
+ * README.md's examples, read from the README at test time and imported as modules (only an
+ * export of what they computed is added): if one of these fails, the README is wrong.
+ */
+import { writeReadmeBlock } from "@bounded-mcp/vitest-config/readme-blocks";
 import { expect, it } from "vitest";
-import { createErrorResult, metricLabel, parseQueryRequest } from "../src/index.js";
+import { createErrorResult, type parseQueryRequest } from "../src/index.js";
 
-it("behaves as the README example says", () => {
-  const parsed = parseQueryRequest({ artifact_id: "Zq3xV9kLm2Pw8RtY6uNb4A", pageSize: 10 });
+type Parsed = ReturnType<typeof parseQueryRequest>;
+
+/** Writes README block `name` with `after` appended and imports it. */
+async function runBlock<T>(name: string, after: string): Promise<T> {
+  const file = writeReadmeBlock({
+    readme: new URL("../README.md", import.meta.url),
+    name,
+    packageDir: new URL("..", import.meta.url),
+    after,
+  });
+  return (await import(file)) as T;
+}
+
+it("behaves as the README example says", async () => {
+  const { parsed } = await runBlock<{ parsed: Parsed }>(
+    "contract-error-result",
+    "\nexport { parsed };\n",
+  );
   expect(parsed.success).toBe(false);
   if (parsed.success) return;
   expect(parsed.error).toMatchObject({
@@ -12,8 +33,8 @@ it("behaves as the README example says", () => {
     ),
     details: { field: "artifact_id", suggestedKey: "artifactId" },
   });
-  const structuredContent = createErrorResult({ ...parsed.error, artifactId: null });
-  expect(structuredContent).toMatchObject({
+  // The block's structuredContent, as its comment shows it.
+  expect(createErrorResult({ ...parsed.error, artifactId: null })).toMatchObject({
     artifactId: null,
     responsePath: null,
     response: { error: parsed.error },
@@ -21,30 +42,17 @@ it("behaves as the README example says", () => {
   });
 });
 
-it("behaves as the README example of §9 says", () => {
-  const top = parseQueryRequest({
-    artifactId: "Zq3xV9kLm2Pw8RtY6uNb4A",
-    responsePath: "/templates",
-    filters: [
-      {
-        anyOf: [
-          { path: "/name", op: "icontains", value: "openai" },
-          { path: "/nodes", op: "icontains", value: "openai" },
-        ],
-      },
-    ],
-    aggregate: { groupBy: "/category", metrics: [{ op: "count" }, { op: "sum", path: "/views" }] },
-    sort: [{ path: "sum(/views)", order: "desc" }],
-  });
-  expect(top.success).toBe(true);
-  expect(metricLabel({ op: "max", path: "/options", measure: "length" })).toBe(
-    "max(len(/options))",
+it("behaves as the README example of §9 says", async () => {
+  const { top, conflict, label } = await runBlock<{
+    top: Parsed;
+    conflict: Parsed;
+    label: string;
+  }>(
+    "contract-extensions",
+    '\nconst label = metricLabel({ op: "max", path: "/options", measure: "length" });\nexport { top, conflict, label };\n',
   );
-  const conflict = parseQueryRequest({
-    artifactId: "Zq3xV9kLm2Pw8RtY6uNb4A",
-    aggregate: { groupBy: "/type" },
-    fields: ["id"],
-  });
+  expect(top.success).toBe(true);
+  expect(label).toBe("max(len(/options))");
   expect(conflict.success === false && conflict.error).toMatchObject({
     code: "INVALID_RESPONSE_CONTROLS",
     message: expect.stringMatching(/^Conflicting arguments: fields cannot /),

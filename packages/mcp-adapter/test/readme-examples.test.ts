@@ -1,26 +1,37 @@
 /**
- * Each example of README.md, as written there (only the fixture data and the Client are added):
- * if one of these fails, the README is wrong.
+ * Each TypeScript example of README.md, read from the README at test time (the blocks marked
+ * `readme-block: run NAME`): only the imports a fragment assumes, the fixture data (`loadItems`)
+ * and an export of what it built are added around it; a real Client then checks it. If one of
+ * these fails, the README is wrong.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { type BoundedMcp, createBoundedMcp } from "../src/index.js";
-import { itemsPayload } from "./support/fixtures.js";
-import { type Connection, connect, TEST_KEYS } from "./support/harness.js";
 
-const items = itemsPayload(2_000).data.items;
-async function loadItems() {
-  return items;
+import { writeReadmeBlock } from "@bounded-mcp/vitest-config/readme-blocks";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { BoundedMcp } from "../src/index.js";
+import { type Connection, connect } from "./support/harness.js";
+
+const FIXTURES_URL = new URL("./support/readme-fixtures.ts", import.meta.url).href;
+const FIXTURES = `import { loadItems } from ${JSON.stringify(FIXTURES_URL)};\n`;
+const SDK_SERVER = 'import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n';
+const SDK_MCP_SERVER = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n';
+const ADAPTER = 'import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";\n';
+const SCHEMAS = `import { CallToolRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n`;
+const EXPORT = "\nexport { bounded, server };\n";
+
+/** Writes README block `name` with `before` around it and imports it: what it exported. */
+async function runBlock<T>(name: string, before: string, after = EXPORT): Promise<T> {
+  const file = writeReadmeBlock({
+    readme: new URL("../README.md", import.meta.url),
+    name,
+    packageDir: new URL("..", import.meta.url),
+    before,
+    after,
+  });
+  return (await import(file)) as T;
 }
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -73,25 +84,10 @@ async function expectBoundedAndQueryable(client: Client) {
 
 describe("README examples", () => {
   it("bounds results inside an existing CallTool handler of a low-level Server with one call", async () => {
-    // README: "A low-level Server"
-    const bounded = createBoundedMcp({ keys: TEST_KEYS, environment: {} });
-    const server = new Server(
-      { name: "inventory", version: "1.0.0" },
-      { capabilities: { tools: {} } },
+    const { bounded, server } = await runBlock<{ bounded: BoundedMcp; server: Server }>(
+      "adapter-low-level-server",
+      FIXTURES,
     );
-    bounded.attach(server); // before the handlers: adds the query tool and artifact://bounded-mcp/{id}
-
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [{ name: "list_items", inputSchema: { type: "object" } }],
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
-      const result: CallToolResult = {
-        content: [{ type: "text", text: JSON.stringify(await loadItems()) }],
-      };
-      return bounded.boundResult(result, extra); // the one call
-    });
-    // end of README example
-
     const client = track(bounded, await connect(server));
     await expectBoundedAndQueryable(client);
     expect(bounded.stats().tools.list_items).toMatchObject({
@@ -102,32 +98,10 @@ describe("README examples", () => {
   });
 
   it("bounds results and serves the query tool and descriptors on a Server wired without attach", async () => {
-    // README: "A low-level Server you wire yourself, without attach"
-    const bounded = createBoundedMcp({ keys: TEST_KEYS, environment: {} });
-    const server = new Server(
-      { name: "inventory", version: "1.0.0" },
-      { capabilities: { tools: {}, resources: {} } },
+    const { bounded, server } = await runBlock<{ bounded: BoundedMcp; server: Server }>(
+      "adapter-without-attach",
+      FIXTURES + ADAPTER + SDK_SERVER + SCHEMAS,
     );
-
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [{ name: "list_items", inputSchema: { type: "object" } }, bounded.queryTool],
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const { name, arguments: args } = request.params;
-      if (name === bounded.queryTool.name) return bounded.callQueryTool(args, extra);
-      const result: CallToolResult = {
-        content: [{ type: "text", text: JSON.stringify(await loadItems()) }],
-      };
-      return bounded.boundResult(result, { ...extra, toolName: name });
-    });
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: [bounded.descriptorTemplate],
-    }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
-      bounded.readDescriptor(request.params.uri, extra),
-    );
-    // end of README example
-
     const client = track(bounded, await connect(server));
     await expectBoundedAndQueryable(client);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
@@ -137,48 +111,38 @@ describe("README examples", () => {
   });
 
   it("bounds every tool of an McpServer without touching its callbacks", async () => {
-    // README: "An McpServer"
-    const bounded = createBoundedMcp({ keys: TEST_KEYS, environment: {} });
-    const server = new McpServer({ name: "inventory", version: "1.0.0" });
-    bounded.attach(server); // before the first registerTool
-
-    server.registerTool("list_items", { description: "Every item" }, async () => ({
-      content: [{ type: "text", text: JSON.stringify(await loadItems()) }],
-    }));
-    // end of README example
-
+    const { bounded, server } = await runBlock<{ bounded: BoundedMcp; server: McpServer }>(
+      "adapter-mcp-server",
+      FIXTURES + ADAPTER + SDK_MCP_SERVER,
+    );
     const client = track(bounded, await connect(server.server));
     await expectBoundedAndQueryable(client);
   });
 
   it("lets a tool with an outputSchema keep it: bounded results still pass the Client's validation", async () => {
-    // README: "Tools with an outputSchema"
-    const bounded = createBoundedMcp({ keys: TEST_KEYS, environment: {} });
-    const server = new McpServer({ name: "inventory", version: "1.0.0" });
-    bounded.attach(server);
-
-    server.registerTool(
-      "list_items",
-      {
-        outputSchema: {
-          items: z.array(z.object({ id: z.string(), status: z.string() }).passthrough()),
-        },
-      },
-      async () => {
-        const structuredContent = { items: await loadItems() };
-        return {
-          content: [{ type: "text", text: JSON.stringify(structuredContent) }],
-          structuredContent,
-        };
-      },
+    const { bounded, server } = await runBlock<{ bounded: BoundedMcp; server: McpServer }>(
+      "adapter-output-schema",
+      `${FIXTURES + ADAPTER + SDK_MCP_SERVER}import { z } from "zod";
+const bounded = createBoundedMcp();
+const server = new McpServer({ name: "inventory", version: "1.0.0" });
+bounded.attach(server);
+`,
     );
-    // end of README example
-
     const client = track(bounded, await connect(server.server));
     const result = await client.callTool({ name: "list_items", arguments: {} });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toMatchObject({
       responseMeta: { truncationReason: "size_limit" },
     });
+  });
+
+  it("takes queryWorkMs by name, as the textSearch section shows", async () => {
+    const { bounded } = await runBlock<{ bounded: BoundedMcp }>(
+      "adapter-query-work-ms",
+      ADAPTER,
+      "\nexport { bounded };\n",
+    );
+    cleanup.push(() => bounded.dispose());
+    expect(bounded.settings.queryWorkMs).toBe(500);
   });
 });

@@ -1,96 +1,89 @@
 /**
- * README.md's example, as written there: only the fixture directory, the stdio streams (a
- * PassThrough pair instead of the process's own) and the client's lines are added. If this
- * fails, the README is wrong.
+ * README.md's blocks, read from the README at test time. The stdio example runs as its own
+ * process (only the names it takes as given are declared before it: a logger, the
+ * server-filesystem entry and the folder it serves): a real client connects, calls once and
+ * closes stdin, and the program must exit 0 by itself. If this fails, the README is wrong.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { BoundedEnvelopeSchema } from "@bounded-mcp/contract";
-import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";
-import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
+import {
+  createChildStdioTransport,
+  spawnReadmeBlock,
+  writeReadmeBlock,
+} from "@bounded-mcp/vitest-config/readme-blocks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBoundedRelay, serveStdio } from "../src/index.js";
-import { SERVER_FILESYSTEM_PATH } from "../src/test-support/fixture-paths.js";
 import { createPayloadText } from "../src/test-support/payload.mjs";
+
+const README = new URL("../README.md", import.meta.url);
+const PACKAGE = new URL("..", import.meta.url);
+const FIXTURE_PATHS = new URL("../src/test-support/fixture-paths.ts", import.meta.url).href;
 
 let directory: string;
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), "relay-readme-"));
+  directory = await realpath(await mkdtemp(join(tmpdir(), "relay-readme-")));
   await writeFile(join(directory, "big.json"), createPayloadText(1));
 });
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** Lines a stdio server wrote, parsed. */
-function collectLines(stream: PassThrough): unknown[] {
-  const lines: unknown[] = [];
-  let pending = "";
-  stream.on("data", (chunk: Buffer) => {
-    const parts = (pending + chunk.toString("utf8")).split("\n");
-    pending = parts.pop() ?? "";
-    for (const part of parts) if (part !== "") lines.push(JSON.parse(part));
-  });
-  return lines;
-}
-
 describe("README example", () => {
-  it("serves server-filesystem over stdio with a 1 MiB file bounded, then ends with 0", async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const received = collectLines(stdout);
-    const logger = createRecordingLogger();
-    const serverFilesystemEntry = SERVER_FILESYSTEM_PATH;
-    const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "readme", version: "1.0.0" },
-      },
+  it("serves server-filesystem over stdio with a 1 MiB file bounded, then exits 0 once stdin closes", async () => {
+    const file = writeReadmeBlock({
+      readme: README,
+      name: "relay-serve-stdio",
+      packageDir: PACKAGE,
+      before: `import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
+import { SERVER_FILESYSTEM_PATH as serverFilesystemEntry } from ${JSON.stringify(FIXTURE_PATHS)};
+const logger = createRecordingLogger();
+const directory = process.argv[2];
+`,
     });
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "read_text_file", arguments: { path: join(directory, "big.json") } },
+    const started = performance.now();
+    const running = spawnReadmeBlock(file, {
+      args: [directory],
+      env: { PATH: process.env.PATH ?? "" },
     });
-    stdin.end();
-
-    // --- README.md "Example" (streams added) ---
-    const bounded = createBoundedMcp({ environment: {}, logger });
-    const relay = createBoundedRelay({
-      bounded,
-      upstream: {
-        kind: "stdio",
-        command: process.execPath,
-        args: [serverFilesystemEntry, directory],
-        name: "filesystem",
-      },
-      logger,
+    const client = new Client({ name: "readme", version: "1.0.0" });
+    await client.connect(createChildStdioTransport(running.child));
+    const result = await client.callTool({
+      name: "read_text_file",
+      arguments: { path: join(directory, "big.json") },
     });
-    const serving = await serveStdio(relay, {
-      logger,
-      signals: ["SIGINT", "SIGTERM"],
-      stdin,
-      stdout,
-    });
-    const code = await serving.ended; // stdin ended or a signal: 0; the upstream did not start: 1
-    await relay.close();
-    await bounded.dispose();
-    // --- end of the example (a program would now call process.exit(code)) ---
-
-    expect(code).toBe(0);
-    const answer = received.find((message) => (message as { id?: unknown }).id === 2) as {
-      result: { structuredContent: unknown };
-    };
-    const envelope = BoundedEnvelopeSchema.parse(answer.result.structuredContent);
+    const envelope = BoundedEnvelopeSchema.parse(result.structuredContent);
     expect(envelope.responseMeta.serializedBytes).toBeGreaterThan(1024 * 1024);
+    // What starting and one call took (upstream spawn included), twice over: shutting down
+    // closes the same upstream and does no more work than starting it did.
+    const deadline = 2 * (performance.now() - started);
+    await client.close(); // ends stdin only
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      running.exited,
+      new Promise<"still running">((resolve) => {
+        timer = setTimeout(() => resolve("still running"), deadline);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === "still running") running.child.kill("SIGKILL");
+    expect(outcome).toMatchObject({ code: 0, signal: null });
+  });
+
+  it("loads the hooks module example: one hook for search that leaves errors alone", async () => {
+    const file = writeReadmeBlock({
+      readme: README,
+      name: "relay-hooks",
+      packageDir: PACKAGE,
+      extension: "mjs",
+    });
+    const hooks = (await import(file)) as {
+      default: { tools: Record<string, (call: unknown) => unknown> };
+    };
+    expect(Object.keys(hooks.default.tools)).toEqual(["search"]);
+    expect(
+      hooks.default.tools.search?.({ request: {}, result: { isError: true } }),
+    ).toBeUndefined();
   });
 });

@@ -1,25 +1,27 @@
-import { createHash } from "node:crypto";
+/**
+ * README.md's example, read from the README at test time and imported as a module (only an export
+ * of what it read is added): if this fails, the README is wrong.
+ */
+import { writeReadmeBlock } from "@bounded-mcp/vitest-config/readme-blocks";
 import { expect, it } from "vitest";
-import { createMemoryStore } from "../src/index.js";
 
 it("behaves as the README example says", async () => {
-  const store = createMemoryStore({ maxBytes: 128 * 1024 * 1024 });
-  const body = Buffer.from('{"items":[1,2,3]}');
-  const now = Date.now();
-  const meta = {
+  const file = writeReadmeBlock({
+    readme: new URL("../README.md", import.meta.url),
+    name: "stores-memory",
+    packageDir: new URL("..", import.meta.url),
+    after: "\nexport { artifact, body };\n",
+  });
+  const { artifact, body } = (await import(file)) as {
+    artifact: { meta: Record<string, unknown>; body: Buffer } | null;
+    body: Buffer;
+  };
+  expect(artifact?.body).toEqual(body);
+  expect(artifact?.meta).toMatchObject({
     id: "Zq3xV9kLm2Pw8RtY6uNb4A",
     scopeHash: "local",
-    mediaType: "application/json" as const,
     byteLength: body.byteLength,
-    sha256: createHash("sha256").update(body).digest("hex"),
-    createdAt: now,
-    expiresAt: now + 24 * 60 * 60 * 1000,
     responseRoot: "/items",
-    primaryPaths: ["/items"],
-    sourceTruncated: false,
-    contractVersion: 3 as const,
-  };
-  await store.put(meta, body);
-  expect(await store.get("Zq3xV9kLm2Pw8RtY6uNb4A")).toEqual({ meta, body });
-  await store.dispose();
+    contractVersion: 3,
+  });
 });
