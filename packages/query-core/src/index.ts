@@ -15,7 +15,7 @@ export {
   KeyRingError,
   parseKeyRing,
 } from "./cursor/key-ring.js";
-export { isInexactLiteral } from "./exact/detect.js";
+export { isInexactLiteral, mayHoldInexactNumbers } from "./exact/detect.js";
 export { type ExactNumber, exactLiteral, isExactNumber } from "./exact/exact-number.js";
 export { parseJsonExact } from "./exact/parse-exact.js";
 export {

@@ -64,6 +64,26 @@ describe("the stored bytes of structuredContent that arrives on the stdio wire",
     expect(page.structuredContent.response).toBe(1.5);
   });
 
+  it("answer a number a double cannot hold as the upstream wrote it, from the parse cache too (SPEC.md §10)", async () => {
+    relay = await startRelay({
+      upstream: recordedStdioUpstream("raw", [RAW_RESULT_SERVER_PATH], []),
+    });
+    const { artifact } = (await callSpaced(relay)).responseMeta;
+    const page = (await relay.downstream.request(
+      {
+        method: "tools/call",
+        params: {
+          name: QUERY_TOOL_NAME,
+          arguments: { artifactId: artifact.id, responsePath: "/big" },
+        },
+      } as never,
+      AS_SENT,
+    )) as { content: { type: string; text: string }[] };
+    const answer = page.content[0]?.text ?? "";
+    expect(answer).toContain('"response":12345678901234567890');
+    expect(answer).toContain('"inexactNumbers":{"pointers":[""],"total":1}');
+  });
+
   it("are the value serialized again when a tool hook ran (a hook may change the value in place)", async () => {
     relay = await startRelay({
       upstream: recordedStdioUpstream("raw", [RAW_RESULT_SERVER_PATH], []),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
-import { parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
+import { mayHoldInexactNumbers, parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { receivedJsonOf } from "./received-json.js";
 
@@ -84,7 +84,7 @@ export function escapeLoneSurrogates(text: string): string {
  */
 function escapedText(text: string): PayloadText {
   try {
-    const document: unknown = JSON.parse(text);
+    const document: unknown = parseJsonExact(text);
     return {
       text: escapeLoneSurrogates(text),
       parsed: { mediaType: "application/json", document },
@@ -147,11 +147,12 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
   const mirrored = mirroredText(result);
   if (mirrored !== undefined) return { text: mirrored, asReceived: true };
   if (result.structuredContent !== undefined) {
+    const received = receivedJsonOf(result.structuredContent);
+    // The received text may write numbers the parsed value cannot hold (SPEC.md §10): then the
+    // document is parsed from that text, exactly, so the cache answers as the stored bytes do.
+    if (received !== undefined && mayHoldInexactNumbers(received)) return { text: received };
     return {
-      text:
-        receivedJsonOf(result.structuredContent) ??
-        structuredJson ??
-        JSON.stringify(result.structuredContent),
+      text: received ?? structuredJson ?? JSON.stringify(result.structuredContent),
       parsed: { mediaType: "application/json", document: result.structuredContent },
     };
   }

@@ -1,4 +1,5 @@
 import { DEFAULT_LIMITS, QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import { parseJsonExact } from "@bounded-mcp/query-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 /** What one query answered, read from its text block (the JSON the model reads). */
@@ -42,7 +43,7 @@ export interface RebuildCounts {
  * Reads a whole artifact back through `query_response_artifact` called by a real SDK Client:
  * every container is paged by nextCursor with `pageSize`, an element that came compacted
  * (item_size_limit, always the page's only element) is read again at its own pointer, and the
- * value is put together from the answers' text blocks (JSON.parse of what the model reads).
+ * value is put together from the answers' text blocks (parsed exactly, inexact numbers by their literal, from what the model reads).
  * Fails loudly on an error answer, a compacted scalar, or a pointer over maxPathChars (a value
  * the query tool cannot reach, which the generator must not make).
  */
@@ -67,7 +68,7 @@ export async function rebuildArtifact(
     };
     const result = await client.callTool({ name: QUERY_TOOL_NAME, arguments: args });
     const first = (result.content as { type: string; text?: string }[])[0];
-    const answer = JSON.parse(first?.text ?? "null") as Answer;
+    const answer = parseJsonExact(first?.text ?? "null") as Answer;
     if (result.isError === true) {
       throw new Error(`query ${JSON.stringify(args)} failed: ${first?.text}`);
     }

@@ -34,6 +34,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       formatPointer: "function",
       isExactNumber: "function",
       isInexactLiteral: "function",
+      mayHoldInexactNumbers: "function",
       parseJsonExact: "function",
       parseKeyRing: "function",
       parsePointer: "function",
