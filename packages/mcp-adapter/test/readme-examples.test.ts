@@ -12,6 +12,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BoundedMcp } from "../src/index.js";
+import { jsonTextResult } from "./support/fixtures.js";
 import { type Connection, connect } from "./support/harness.js";
 
 const FIXTURES_URL = new URL("./support/readme-fixtures.ts", import.meta.url).href;
@@ -144,5 +145,34 @@ bounded.attach(server);
     );
     cleanup.push(() => bounded.dispose());
     expect(bounded.settings.queryWorkMs).toBe(500);
+  });
+
+  it("takes mediaBytes by name, as the Images and audio section shows", async () => {
+    const { bounded } = await runBlock<{ bounded: BoundedMcp }>(
+      "adapter-media-bytes",
+      ADAPTER,
+      "\nexport { bounded };\n",
+    );
+    cleanup.push(() => bounded.dispose());
+    expect(bounded.settings.mediaBytes).toBe(1_048_576);
+  });
+
+  it("redacts a secret before it is stored or previewed, as the Redaction section shows", async () => {
+    const { bounded } = await runBlock<{ bounded: BoundedMcp }>(
+      "adapter-redact",
+      ADAPTER,
+      "\nexport { bounded };\n",
+    );
+    cleanup.push(() => bounded.dispose());
+    const rows = Array.from({ length: 2000 }, (_, index) => ({ index, token: "sk-live-Abc123xyz" }));
+    const result = await bounded.boundResult(jsonTextResult({ rows }));
+    const envelope = result.structuredContent as { responseMeta: { artifact: { id: string } } };
+    const stored = await bounded.store.get(envelope.responseMeta.artifact.id);
+    const body = stored !== null && "body" in stored ? stored.body.toString("utf8") : "";
+    expect({
+      preview: JSON.stringify(result).includes("sk-live-"),
+      stored: body.includes("sk-live-"),
+      redacted: body.includes("[redacted]"),
+    }).toEqual({ preview: false, stored: false, redacted: true });
   });
 });

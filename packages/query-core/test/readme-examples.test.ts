@@ -49,6 +49,7 @@ it("parses and runs a query as the runQuery example says", async () => {
     `${GIVEN}${NODES}const args = { artifactId, responsePath: "/nodes", fields: ["name", "/parameters/jsCode"],
   filters: [{ path: "/type", op: "icontains", value: "code" }], pageSize: 10 };
 const artifact = { responseRoot: "", sourceTruncated: false, mediaType: "application/json" };
+const viewCache = undefined;
 `,
     "\nexport { parsed };\n",
   );
@@ -128,4 +129,34 @@ const artifact = { id: "Zq3xV9kLm2Pw8RtY6uNb4A", uri: "artifact://bounded-mcp/Zq
   });
   expect(envelope.responseMeta.artifact.id).toBe("Zq3xV9kLm2Pw8RtY6uNb4A");
   expect(envelope.guidance).toContain("Kept while this server process runs");
+});
+
+it("pages through a view cache as the View cache example says", async () => {
+  const { page } = await runBlock<{ page: { result: { response: unknown } } }>(
+    "query-core-view-cache",
+    `${GIVEN}${NODES}import { createRequest } from ${HARNESS};
+const request = createRequest({ responsePath: "/nodes", fields: ["name"], sort: [{ path: "name", order: "desc" }] });
+`,
+    "\nexport { page };\n",
+  );
+  expect(page.result.response).toEqual([{ name: "Slack" }, { name: "Code" }]);
+});
+
+it("keeps inexact numbers as the Exact numbers example says", async () => {
+  const { document } = await runBlock<{ document: unknown }>(
+    "query-core-exact-numbers",
+    "",
+    "\nexport { document };\n",
+  );
+  // The block's own copy of the package (its dist), whose ExactNumbers these recognise.
+  const { findInexactNumbers, stringifyExact } = await import("@bounded-mcp/query-core");
+  expect({
+    text: stringifyExact(document)?.text,
+    plain: JSON.stringify(document),
+    found: findInexactNumbers(document),
+  }).toEqual({
+    text: '{"items":[{"id":12345678901234567890,"v":1e400},{"id":-0}]}',
+    plain: '{"items":[{"id":12345678901234567000,"v":null},{"id":0}]}',
+    found: { pointers: ["/items/0/id", "/items/0/v", "/items/1/id"], total: 3 },
+  });
 });

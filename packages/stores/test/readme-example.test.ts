@@ -25,3 +25,21 @@ it("behaves as the README example says", async () => {
     contractVersion: 3,
   });
 });
+
+it("makes a memory store with a per-principal share as the Shares example says", async () => {
+  const file = writeReadmeBlock({
+    readme: new URL("../README.md", import.meta.url),
+    name: "stores-share-bytes",
+    packageDir: new URL("..", import.meta.url),
+    before: 'import { createMemoryStore } from "@bounded-mcp/stores";\n',
+    after: "\nexport { store };\n",
+  });
+  const { store } = (await import(file)) as {
+    store: { name: string; capabilities: { quota: boolean }; dispose(): Promise<void> };
+  };
+  expect({ name: store.name, quota: store.capabilities.quota }).toEqual({
+    name: "memory",
+    quota: true,
+  });
+  await store.dispose();
+});
