@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `pnpm soak`: (1) the adapter fuzz tests of packages/mcp-adapter/test/fuzz at 40 times their
-// test-run size (BOUNDED_MCP_FUZZ_SCALE=40: 200,000 cases), (2) a 60 s HTTP load of 50 clients and
-// two principals against the built proxy (http-load.mjs). Prints one JSON report on stdout and
+// `pnpm soak`: (1) a 60 s HTTP load of 50 clients and two principals against the built proxy
+// (http-load.mjs), (2) the adapter fuzz tests of packages/mcp-adapter/test/fuzz at 40 times their
+// test-run size (BOUNDED_MCP_FUZZ_SCALE=40: 200,000 cases). Prints one JSON report on stdout and
 // exits 1 when a fuzz case failed or the load saw a protocol error, a contract violation or a
 // cross-principal answer. Options: --fuzz-only, --load-only, --scale N, --clients N, --seconds N,
 // --seed N. Build first (the root `pnpm soak` does).
@@ -41,10 +41,6 @@ function runFuzz(scale) {
 
 const report = { root: ROOT };
 let failed = false;
-if (!process.argv.includes("--load-only")) {
-  report.fuzz = await runFuzz(option("scale", 40));
-  failed ||= !report.fuzz.passed;
-}
 if (!process.argv.includes("--fuzz-only")) {
   const load = await runHttpLoad({
     clients: option("clients", 50),
@@ -54,6 +50,10 @@ if (!process.argv.includes("--fuzz-only")) {
   report.load = load;
   failed ||=
     load.protocolErrors > 0 || load.contractViolations > 0 || load.crossPrincipalAnswers > 0;
+}
+if (!process.argv.includes("--load-only")) {
+  report.fuzz = await runFuzz(option("scale", 40));
+  failed ||= !report.fuzz.passed;
 }
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 process.exit(failed ? 1 : 0);

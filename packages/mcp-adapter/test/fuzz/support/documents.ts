@@ -150,7 +150,7 @@ export const tree: fc.Arbitrary<unknown> = fc.letrec<{
 /** A chain `depth` levels deep (arrays and objects alternating by `pattern`) around `bottom`. */
 export const deepChain: fc.Arbitrary<unknown> = fc
   .record({
-    depth: fc.oneof(fc.integer({ min: 20, max: 200 }), fc.integer({ min: 200, max: 3_000 })),
+    depth: fc.oneof(fc.integer({ min: 20, max: 200 }), fc.integer({ min: 200, max: 1_500 })),
     pattern: fc.constantFrom("arrays", "objects", "mixed"),
     key: documentKey,
     bottom: tree,
