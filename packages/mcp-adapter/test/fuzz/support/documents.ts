@@ -188,22 +188,22 @@ export const record: fc.Arbitrary<Record<string, unknown>> = fc
   )
   .map((value) => objectOf(Object.entries(value)));
 
-/** `{items: [...]}` (or a bare array, or under data) of 0 to 300 records. */
+/** `{items: [...]}` (or a bare array, or under data) of 0 to 150 records. */
 export const arrayOfObjects: fc.Arbitrary<unknown> = fc
-  .tuple(fc.array(record, { maxLength: 300 }), fc.constantFrom("items", "bare", "data"))
+  .tuple(fc.array(record, { maxLength: 150 }), fc.constantFrom("items", "bare", "data"))
   .map(([items, wrap]) =>
     wrap === "bare" ? items : wrap === "items" ? { items } : { success: true, data: { items } },
   );
 
-/** A keyed object: `{byId: {<key>: record}}` with up to 800 keys. */
+/** A keyed object: `{byId: {<key>: record}}` with up to 400 keys. */
 export const keyedObject: fc.Arbitrary<unknown> = fc
-  .array(fc.tuple(fc.oneof(documentKey, fc.uuid()), record), { maxLength: 800 })
+  .array(fc.tuple(fc.oneof(documentKey, fc.uuid()), record), { maxLength: 400 })
   .map((entries) => ({ byId: objectOf(entries), count: entries.length }));
 
-/** A wide object (leaves under up to 2,000 keys) or a wide array of leaves. */
+/** A wide object (leaves under up to 1,000 keys) or a wide array of leaves. */
 export const wide: fc.Arbitrary<unknown> = fc.oneof(
-  fc.array(fc.tuple(documentKey, leaf), { minLength: 100, maxLength: 2_000 }).map(objectOf),
-  fc.array(leaf, { minLength: 100, maxLength: 2_500 }).map((values) => ({ values })),
+  fc.array(fc.tuple(documentKey, leaf), { minLength: 100, maxLength: 1_000 }).map(objectOf),
+  fc.array(leaf, { minLength: 100, maxLength: 1_200 }).map((values) => ({ values })),
 );
 
 /** One big string (up to about 600 KiB of UTF-8), alone or beside a little structure. */
