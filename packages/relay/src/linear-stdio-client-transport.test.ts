@@ -126,10 +126,12 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
     await client.callTool({ name: "echo", arguments: { text: "the wait call is in flight" } });
     controller.abort("no longer needed");
     await expect(call).rejects.toThrow("no longer needed");
-    await vi.waitFor(() =>
-      expect(logger.records).toEqual([
-        { level: "info", message: "[upstream] cancelled: no longer needed" },
-      ]),
+    await vi.waitFor(
+      () =>
+        expect(logger.records).toEqual([
+          { level: "info", message: "[upstream] cancelled: no longer needed" },
+        ]),
+      { timeout: 15_000 },
     );
   });
 
@@ -140,7 +142,7 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
       name: "stderr",
       arguments: { lines: ["first line", "second ü line"] },
     });
-    await vi.waitFor(() => expect(logger.records).toHaveLength(2));
+    await vi.waitFor(() => expect(logger.records).toHaveLength(2), { timeout: 15_000 });
     expect(logger.records).toEqual([
       { level: "info", message: "[fixture] first line" },
       { level: "info", message: "[fixture] second ü line" },

@@ -138,19 +138,20 @@ describe("a bounded relay session over a restartable child", () => {
   });
 
   it("keeps a call alive past the silence timeout while the upstream reports progress nobody asked for", async () => {
-    // 12 steps of 250 ms: 3 s in all, against 2 s of allowed silence. The relay asks the upstream
+    // 20 steps of 250 ms: 5 s in all, against 4 s of allowed silence (16 times a step, so a
+    // loaded machine does not miss a step's deadline). The relay asks the upstream
     // for progress with its own token, so each step restarts the clock; the caller asked for
     // none, so it receives none.
     const { downstream } = await startFixtureRelay({
-      requestOptions: { timeout: 2_000, resetTimeoutOnProgress: true, maxTotalTimeout: 60_000 },
+      requestOptions: { timeout: 4_000, resetTimeoutOnProgress: true, maxTotalTimeout: 60_000 },
     });
     const progress: Notification[] = [];
     downstream.fallbackNotificationHandler = async (notification) => {
       progress.push(notification);
     };
     expect(
-      await textOf(downstream.callTool({ name: "slow", arguments: { steps: 12, stepMs: 250 } })),
-    ).toBe("done after 12 steps; asked for progress: true");
+      await textOf(downstream.callTool({ name: "slow", arguments: { steps: 20, stepMs: 250 } })),
+    ).toBe("done after 20 steps; asked for progress: true");
     expect(progress).toEqual([]);
   });
 });
