@@ -68,7 +68,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     default: DEFAULT_LIMITS.inlineBytes,
     help: "results up to this size pass through unchanged",
     relations: [
-      compare("inlineBytes", "<=", "hardBytes", "as no response is larger"),
+      compare("inlineBytes", "<=", "hardBytes", "as no answer's JSON is larger"),
       compare(
         "inlineBytes",
         "<=",
@@ -97,7 +97,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_HARD_BYTES",
     value: byteSize({ min: 1 }),
     default: DEFAULT_LIMITS.hardBytes,
-    help: "no response of any kind is larger",
+    help: "ceiling of inlineBytes and of an answer's JSON (its text block repeats it; media excluded)",
   }),
   artifactMaxBytes: defineSetting({
     flag: "artifact-max-bytes",
