@@ -46,6 +46,15 @@ export declare function spawnReadmeBlock(
   collectStdout(): void;
   stderr(): string;
 };
+/**
+ * Closes `client` (which ends the child's stdin only) and waits up to `deadlineMs` for the
+ * spawned block to exit by itself: its exit, or "still running" (the child is then killed).
+ */
+export declare function closeAndAwaitExit(
+  client: { close(): Promise<void> },
+  running: { child: ChildProcessWithoutNullStreams; exited: Promise<BlockExit> },
+  deadlineMs: number,
+): Promise<BlockExit | "still running">;
 /** The shape of the MCP SDK's Transport that a Client needs (structural: no SDK import here). */
 export interface ChildStdioTransport {
   start(): Promise<void>;

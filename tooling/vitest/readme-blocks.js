@@ -151,6 +151,24 @@ export function spawnReadmeBlock(file, { args = [], env = process.env, cwd = dir
 }
 
 /**
+ * Closes `client` (which ends the child's stdin only) and waits up to `deadlineMs` for the
+ * spawned block to exit by itself: its exit, or "still running" (the child is then killed).
+ */
+export async function closeAndAwaitExit(client, running, deadlineMs) {
+  await client.close();
+  let timer;
+  const outcome = await Promise.race([
+    running.exited,
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve("still running"), deadlineMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome === "still running") running.child.kill("SIGKILL");
+  return outcome;
+}
+
+/**
  * An MCP client transport over a spawned child's stdin and stdout (newline-delimited JSON-RPC,
  * as stdio MCP is): `close()` only ends the child's stdin, which is what a client that goes away
  * does, and never signals the child (the SDK's StdioClientTransport sends SIGTERM after 2 s).

@@ -5,6 +5,7 @@
  */
 
 import {
+  closeAndAwaitExit,
   createChildStdioTransport,
   spawnReadmeBlock,
   writeReadmeBlock,
@@ -34,16 +35,7 @@ describe("README programmatic use", () => {
     // The deadline is what starting n8n-mcp and one call took, twice over: shutting down closes
     // the same child and does no more work than starting it did.
     const deadline = 2 * (performance.now() - started);
-    await client.close(); // ends stdin only
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      running.exited,
-      new Promise<"still running">((resolve) => {
-        timer = setTimeout(() => resolve("still running"), deadline);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (outcome === "still running") running.child.kill("SIGKILL");
+    const outcome = await closeAndAwaitExit(client, running, deadline); // ends stdin only
     expect(outcome).toMatchObject({ code: 0, signal: null });
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BoundedEnvelopeSchema } from "@bounded-mcp/contract";
 import {
+  closeAndAwaitExit,
   createChildStdioTransport,
   spawnReadmeBlock,
   writeReadmeBlock,
@@ -58,16 +59,7 @@ const directory = process.argv[2];
     // What starting and one call took (upstream spawn included), twice over: shutting down
     // closes the same upstream and does no more work than starting it did.
     const deadline = 2 * (performance.now() - started);
-    await client.close(); // ends stdin only
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      running.exited,
-      new Promise<"still running">((resolve) => {
-        timer = setTimeout(() => resolve("still running"), deadline);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (outcome === "still running") running.child.kill("SIGKILL");
+    const outcome = await closeAndAwaitExit(client, running, deadline); // ends stdin only
     expect(outcome).toMatchObject({ code: 0, signal: null });
   });
 
