@@ -164,7 +164,10 @@ bounded.attach(server);
       "\nexport { bounded };\n",
     );
     cleanup.push(() => bounded.dispose());
-    const rows = Array.from({ length: 2000 }, (_, index) => ({ index, token: "sk-live-Abc123xyz" }));
+    const rows = Array.from({ length: 2000 }, (_, index) => ({
+      index,
+      token: "sk-live-Abc123xyz",
+    }));
     const result = await bounded.boundResult(jsonTextResult({ rows }));
     const envelope = result.structuredContent as { responseMeta: { artifact: { id: string } } };
     const stored = await bounded.store.get(envelope.responseMeta.artifact.id);
