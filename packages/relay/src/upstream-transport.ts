@@ -1,4 +1,5 @@
 import type { Logger } from "@bounded-mcp/mcp-adapter";
+import { createResultGuardFetch } from "./http-result-guard.js";
 import { createLinearStdioClientTransport } from "./linear-stdio-client-transport.js";
 import { createHttpClientTransport } from "./sdk/transports.js";
 import type { Transport } from "./sdk/types.js";
@@ -53,7 +54,8 @@ export function upstreamName(spec: UpstreamSpec): string {
 /**
  * A fresh transport to the upstream (one child process per call for stdio). stdio uses the
  * linear transport with `maxMessageBytes` (1.3 x artifactMaxBytes); HTTP uses the SDK's
- * StreamableHTTPClientTransport, whose response size is not capped here.
+ * StreamableHTTPClientTransport, whose response size is not capped here; over both, a response
+ * whose result is not a result object (`result: null`) fails its call at once.
  */
 export function createUpstreamTransport(
   spec: UpstreamSpec,
@@ -61,7 +63,11 @@ export function createUpstreamTransport(
 ): Transport {
   if (spec.kind === "transport") return spec.createTransport();
   if (spec.kind === "http") {
-    return createHttpClientTransport(new URL(spec.url), spec.headers);
+    return createHttpClientTransport(
+      new URL(spec.url),
+      spec.headers,
+      createResultGuardFetch(upstreamName(spec)),
+    );
   }
   return createLinearStdioClientTransport({
     command: spec.command,

@@ -11,6 +11,8 @@ import type {
 import { z } from "zod";
 import { type AttachParts, claimServer } from "./attach-parts.js";
 import { handleToolCall } from "./handle-tool-call.js";
+import { answerUnusableArguments } from "./open-session.js";
+import { parseCallToolRequest, RAW_CALL_TOOL_REQUEST_SCHEMA } from "./parse-call-tool-request.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
@@ -66,9 +68,11 @@ function interceptToolHandlers(server: McpServer, parts: AttachParts): void {
       return;
     }
     if (method === "tools/call") {
-      original(schema, async (request, extra) => {
-        const call = request as CallToolRequest;
-        if (call.params.name === parts.queryTool.name) return handler(request, extra);
+      original(RAW_CALL_TOOL_REQUEST_SCHEMA, async (request, extra) => {
+        const unusable = answerUnusableArguments(parts, request as { method: string }, extra);
+        if (unusable !== undefined) return unusable;
+        const call = parseCallToolRequest(request as { method: string });
+        if (call.params.name === parts.queryTool.name) return handler(call, extra);
         return handleToolCall({
           parts,
           pipeline,

@@ -20,6 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type AttachParts, claimServer } from "./attach-parts.js";
 import { openSession, type ToolCallNext } from "./open-session.js";
+import { RAW_CALL_TOOL_REQUEST_SCHEMA } from "./parse-call-tool-request.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** A handler as registered: its request type is the schema's, so it is only ever forwarded. */
@@ -98,7 +99,7 @@ export function attachToServer(server: Server, parts: AttachParts): void {
     const firstPage = request.params?.cursor === undefined;
     return { ...base, tools: session.advertiseTools(base.tools, { firstPage }) };
   });
-  original(CallToolRequestSchema, (request: CallToolRequest, extra: Extra) => {
+  original(RAW_CALL_TOOL_REQUEST_SCHEMA, (request: CallToolRequest, extra: Extra) => {
     const handler = author("tools/call") as ToolCallNext | undefined;
     return session.runToolCall(request, extra, handler ?? toolNotFound);
   });

@@ -93,6 +93,27 @@ function argumentsOf(raw: { method: string; params?: unknown }): {
   return { name, arguments: given, rest };
 }
 
+/**
+ * The answer to a tools/call, given as received, whose `arguments` cannot be passed on as they
+ * are (not an object, or an own `__proto__` key, which a parse would drop): for the query tool its
+ * INVALID_RESPONSE_CONTROLS envelope, for any other tool an isError result naming the problem (the
+ * tool is not called). `undefined` when the arguments are usable. The rest of the params are
+ * checked as the SDK's CallToolRequestSchema would (a ZodError is thrown).
+ */
+export function answerUnusableArguments(
+  parts: AttachParts,
+  raw: { method: string; params?: unknown },
+  extra: SessionExtra,
+): Promise<CallToolResult> | undefined {
+  const given = argumentsOf(raw);
+  if (given.name === undefined) return undefined;
+  const problem = findArgumentsProblem(given.arguments);
+  if (problem === undefined) return undefined;
+  parseCallToolRequest({ method: raw.method, params: given.rest });
+  if (given.name === parts.queryTool.name) return parts.callQueryTool(given.arguments, extra);
+  return Promise.resolve(createOutputSchemaDiagnostic(given.name, problem));
+}
+
 /** Creates one session over the adapter's parts (see {@link AdapterSession}). */
 export function openSession(parts: AttachParts, options: OpenSessionOptions): AdapterSession {
   const pipeline = parts.createPipeline();
@@ -109,11 +130,8 @@ export function openSession(parts: AttachParts, options: OpenSessionOptions): Ad
         parseCallToolRequest({ method: raw.method, params: given.rest });
         return parts.callQueryTool(given.arguments, extra);
       }
-      const problem = findArgumentsProblem(given.arguments);
-      if (problem !== undefined && given.name !== undefined) {
-        parseCallToolRequest({ method: raw.method, params: given.rest });
-        return createOutputSchemaDiagnostic(given.name, problem);
-      }
+      const unusable = answerUnusableArguments(parts, raw, extra);
+      if (unusable !== undefined) return unusable;
       const request = parseCallToolRequest(raw);
       return handleToolCall({
         parts,

@@ -3,6 +3,7 @@ import {
   CallToolRequestSchema,
   RELATED_TASK_META_KEY,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 
 const PLAIN_PARAM_KEYS = new Set(["name", "arguments", "_meta"]);
 
@@ -49,3 +50,16 @@ export function parseCallToolRequest(request: {
   }
   return CallToolRequestSchema.parse(request);
 }
+
+/**
+ * A request schema for an SDK Server's `setRequestHandler` that names tools/call and lets its
+ * params through as received (the same object), so the adapter checks `arguments` itself: the
+ * SDK's CallToolRequestSchema would fail non-object arguments with a zod dump (-32603) and drop
+ * an own `__proto__` key silently. Limits: the low-level Server (SDK 1.32) still validates every
+ * tools/call against CallToolRequestSchema before the handler runs, so non-object arguments are
+ * refused there with -32602 (docs/sdk-notes.md); only an own `__proto__` key reaches the adapter.
+ */
+export const RAW_CALL_TOOL_REQUEST_SCHEMA = z.looseObject({
+  method: z.literal("tools/call"),
+  params: z.unknown(),
+});

@@ -7,10 +7,17 @@ export function defaultChildEnvironment(): Record<string, string> {
   return getDefaultEnvironment();
 }
 
-/** The SDK's streamable HTTP client transport to `url`, sending `headers` with every request. */
+/**
+ * The SDK's streamable HTTP client transport to `url`, sending `headers` with every request,
+ * through `fetch` when given (the relay's guard against non-object results).
+ */
 export function createHttpClientTransport(
   url: URL,
   headers: Readonly<Record<string, string>> | undefined,
+  fetch?: typeof globalThis.fetch,
 ): Transport {
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...headers } } });
+  return new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { ...headers } },
+    ...(fetch === undefined ? {} : { fetch }),
+  });
 }
