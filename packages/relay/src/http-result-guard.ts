@@ -1,5 +1,5 @@
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { replaceNonObjectResult } from "./oversized-response.js";
+import type { JSONRPCMessage } from "./sdk/types.js";
 
 type Fetch = typeof fetch;
 
