@@ -182,6 +182,13 @@ describe("exact numbers through the adapter (SPEC.md §10)", () => {
     await expectExactAnswers(connection, id);
   });
 
+  it("answers the same from the stored bytes of such a payload (tested off-thread when parsed)", async () => {
+    const bounded = createTestAdapter({ parseCacheBytes: 0 });
+    const connection = await connectAdapter(bounded, LARGE_UPSTREAM_TEXT);
+    const { id } = await boundedCall(connection);
+    await expectExactAnswers(connection, id);
+  });
+
   it("answers the same from another adapter over the same fs store", async () => {
     const dir = await mkdtemp(join(tmpdir(), "adapter-exact-numbers-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));

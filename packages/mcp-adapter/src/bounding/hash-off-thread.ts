@@ -12,7 +12,7 @@ const { createHash } = require("node:crypto");
 const candidate = new RegExp(${JSON.stringify(INEXACT_CANDIDATE_SOURCE)});
 parentPort.on("message", (message) => {
   const bytes = message.bytes;
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const sha256 = message.hash ? createHash("sha256").update(bytes).digest("hex") : "";
   const mayHoldInexactNumbers = candidate.test(
     Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"),
   );
@@ -102,6 +102,10 @@ function hashThread(): HashThread | null {
  * thread (one more copy of them there, freed with the job).
  */
 export function factsOffThread(bytes: Uint8Array): Promise<OffThreadFacts | null> {
+  return postJob(bytes, true);
+}
+
+function postJob(bytes: Uint8Array, hash: boolean): Promise<OffThreadFacts | null> {
   const thread = hashThread();
   if (thread === null) return Promise.resolve(null);
   return new Promise((resolve) => {
@@ -110,12 +114,27 @@ export function factsOffThread(bytes: Uint8Array): Promise<OffThreadFacts | null
     thread.sentBytes += bytes.byteLength;
     thread.worker.ref();
     try {
-      thread.worker.postMessage({ job, bytes });
+      thread.worker.postMessage({ job, bytes, hash });
     } catch {
       thread.pending.delete(job);
       resolve(null);
     }
   });
+}
+
+/**
+ * factsOffThread's candidate test alone, for bytes already hashed (a stored body read back):
+ * mayHoldInexactNumbers of their UTF-8 text, or null when the thread is unavailable or failed.
+ * Bytes outside a SharedArrayBuffer are copied into one first (one memcpy on the caller's
+ * thread), so the thread reads them without a structured clone.
+ */
+export function testInexactOffThread(bytes: Uint8Array): Promise<boolean | null> {
+  let shared = bytes;
+  if (!(bytes.buffer instanceof SharedArrayBuffer)) {
+    shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+    shared.set(bytes);
+  }
+  return postJob(shared, false).then((facts) => facts?.mayHoldInexactNumbers ?? null);
 }
 
 /** factsOffThread's sha256 alone: the lowercase hex digest, or null when the thread is unavailable. */
