@@ -1,6 +1,6 @@
 // tsx bench/exact-off-thread.ts   (BENCH_EXACT_MIB, BENCH_EXACT_ROUNDS)
 // SPEC.md §10 says exact numbers cost nothing on payloads without them. This measures the
-// adapter's two full-document read paths on the 50 MiB node array of query-core's bench (no
+// adapter's two full-document read paths on a 50 MiB generated payload (generate-payload.ts, no
 // inexact literal in it), each against the same path without exact numbers, in one run:
 //   bound:  encode + hash (startEncodingPayload) and parse of a fresh payload, awaited as
 //           bound-result.ts awaits it: "plain" parses with JSON.parse (before exact numbers),
@@ -12,6 +12,7 @@
 // event loop pays), process CPU (every thread: the helper's work shows here) and wall. Systems
 // interleaved per round (order rotating), a full GC before each; medians with min – max. JSON.parse
 // also timed in a child process holding only the text.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,11 +20,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { formatBytes, formatMs, median, printTable } from "@bounded-mcp/bench-utils";
 import { mayHoldInexactNumbers } from "@bounded-mcp/query-core";
-import { generateDocuments } from "../../query-core/bench/generate-nodes.js";
-import { timeJsonParse } from "../../query-core/bench/peers/json-parse.js";
 import { parseStoredBody, parseStoredBodyOffThread } from "../src/artifacts/artifact-service.js";
 import { startEncodingPayload } from "../src/bounding/encode-payload.js";
 import { parsePayload } from "../src/bounding/payload.js";
+import { generatePayloadText } from "./generate-payload.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
@@ -42,6 +42,19 @@ interface Sample {
   wall: number;
 }
 const samples = new Map<string, Sample[]>();
+
+/** JSON.parse of the file's text, wall ms, in a child process that holds only that text. */
+const CHILD_PARSE = `
+const text = require("node:fs").readFileSync(process.argv[1], "utf8");
+gc();
+const start = performance.now();
+JSON.parse(text);
+process.stdout.write(String(performance.now() - start));
+`;
+const childParseMs = (file: string) =>
+  Number(
+    execFileSync(process.execPath, ["--expose-gc", "-e", CHILD_PARSE, file], { encoding: "utf8" }),
+  );
 
 async function measure(name: string, run: () => Promise<unknown> | unknown, counted: boolean) {
   collectGarbage();
@@ -62,7 +75,7 @@ async function measure(name: string, run: () => Promise<unknown> | unknown, coun
 }
 
 async function main() {
-  const text = Buffer.from(generateDocuments(SIZE_MIB * MIB).arrayText, "utf8").toString("utf8");
+  const text = Buffer.from(generatePayloadText(SIZE_MIB * MIB).text, "utf8").toString("utf8");
   if (mayHoldInexactNumbers(text)) throw new Error("the generated document has number candidates");
   const bytes = Buffer.byteLength(text);
   const stored = Buffer.from(text, "utf8");
@@ -70,7 +83,7 @@ async function main() {
   const file = join(directory, "nodes.json");
   writeFileSync(file, text);
   process.stdout.write(
-    `§10 off-thread candidate test: ${formatBytes(bytes)} node array, no inexact literal; Node ${process.version}; ${ROUNDS} rounds (+1 warm-up)\n`,
+    `§10 off-thread candidate test: ${formatBytes(bytes)} generated payload, no inexact literal; Node ${process.version}; ${ROUNDS} rounds (+1 warm-up)\n`,
   );
   const bound = async (parse: "plain" | "in line" | "off-thread") => {
     const encoding = startEncodingPayload(text, bytes);
@@ -101,7 +114,7 @@ async function main() {
     for (const name of [...order.slice(shift), ...order.slice(0, shift)]) {
       await measure(name, systems[name] as () => unknown, round >= 0);
     }
-    if (round >= 0) for (const timing of await timeJsonParse(file, 1)) child.push(timing.ms);
+    if (round >= 0) child.push(childParseMs(file));
     process.stderr.write(`${round < 0 ? "warm-up" : `round ${round + 1}/${ROUNDS}`} done\n`);
   }
   rmSync(directory, { recursive: true, force: true });
