@@ -5,6 +5,7 @@ import { BoundedEnvelopeSchema, QueryResultSchema } from "@bounded-mcp/contract"
 import { createFsStore } from "@bounded-mcp/stores/fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { OFF_THREAD_HASH_MIN_BYTES } from "../src/bounding/encode-payload.js";
 import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
 import {
   type Connection,
@@ -24,7 +25,11 @@ const FILLERS = Array.from(
   (_, index) => `{"id":${1000 + index},"name":"filler item number ${index} with some text"}`,
 );
 const UPSTREAM_TEXT = `{"success":true,"data":{"items":[${SPECIAL},${FILLERS.join(",")}]}}`;
-const upstreamResult = (): CallToolResult => ({ content: [{ type: "text", text: UPSTREAM_TEXT }] });
+/**
+ * The same items behind a padding string, so the payload is hashed and tested for inexact
+ * candidates on the helper thread while the bounder parses it plainly (encode-payload.ts).
+ */
+const LARGE_UPSTREAM_TEXT = `{"success":true,"pad":"${"x".repeat(OFF_THREAD_HASH_MIN_BYTES)}","data":{"items":[${SPECIAL},${FILLERS.join(",")}]}}`;
 
 let cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -32,8 +37,12 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function connectAdapter(bounded: BoundedMcp): Promise<Connection> {
-  const connection = await connectLowLevelServer(bounded, { fixture: { result: upstreamResult } });
+async function connectAdapter(
+  bounded: BoundedMcp,
+  upstreamText = UPSTREAM_TEXT,
+): Promise<Connection> {
+  const result = (): CallToolResult => ({ content: [{ type: "text", text: upstreamText }] });
+  const connection = await connectLowLevelServer(bounded, { fixture: { result } });
   cleanup.push(async () => {
     await connection.close();
     await bounded.dispose();
@@ -163,6 +172,19 @@ describe("exact numbers through the adapter (SPEC.md §10)", () => {
 
   it("answers the same from the stored bytes (no parse cache: the byte scan and a parse of them)", async () => {
     const connection = await connectAdapter(createTestAdapter({ parseCacheBytes: 0 }));
+    const { id } = await boundedCall(connection);
+    await expectExactAnswers(connection, id);
+  });
+
+  it("answers the same for a payload tested on the hashing thread (parsed plainly, then exactly)", async () => {
+    const connection = await connectAdapter(createTestAdapter(), LARGE_UPSTREAM_TEXT);
+    const { id } = await boundedCall(connection);
+    await expectExactAnswers(connection, id);
+  });
+
+  it("answers the same from the stored bytes of such a payload (tested off-thread when parsed)", async () => {
+    const bounded = createTestAdapter({ parseCacheBytes: 0 });
+    const connection = await connectAdapter(bounded, LARGE_UPSTREAM_TEXT);
     const { id } = await boundedCall(connection);
     await expectExactAnswers(connection, id);
   });

@@ -15,7 +15,11 @@ export {
   KeyRingError,
   parseKeyRing,
 } from "./cursor/key-ring.js";
-export { isInexactLiteral, mayHoldInexactNumbers } from "./exact/detect.js";
+export {
+  INEXACT_CANDIDATE_SOURCE,
+  isInexactLiteral,
+  mayHoldInexactNumbers,
+} from "./exact/detect.js";
 export { type ExactNumber, exactLiteral, isExactNumber } from "./exact/exact-number.js";
 export { parseJsonExact } from "./exact/parse-exact.js";
 export {

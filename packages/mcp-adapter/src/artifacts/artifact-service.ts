@@ -8,6 +8,8 @@ import {
   isExpiredArtifact,
   type StagedBody,
 } from "@bounded-mcp/stores";
+import { OFF_THREAD_HASH_MIN_BYTES } from "../bounding/encode-payload.js";
+import { testInexactOffThread } from "../bounding/hash-off-thread.js";
 import { parseJsonStringBody } from "../bounding/payload.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 import type { ParseCache } from "./parse-cache.js";
@@ -105,6 +107,29 @@ export function parseStoredBody(body: Uint8Array, mediaType: ArtifactMediaType):
   return mediaType === "application/json" ? parseJsonExact(text) : textToDocument(text);
 }
 
+/** Stored JSON bodies of at least this many bytes are tested for inexact candidates off-thread. */
+const OFF_THREAD_TEST_MIN_BYTES = OFF_THREAD_HASH_MIN_BYTES;
+
+/**
+ * parseStoredBody with the inexact-candidate test (SPEC.md §10) of a large JSON body run on the
+ * hashing thread while this thread parses it plainly: the same document, the test off the
+ * parse's path; parsed again exactly only when the body may hold an inexact literal, or the
+ * thread is unavailable. Limits: the body is copied once into shared memory for the thread; a
+ * body under OFF_THREAD_TEST_MIN_BYTES is parseStoredBody, the test on this thread.
+ */
+export async function parseStoredBodyOffThread(
+  body: Uint8Array,
+  mediaType: ArtifactMediaType,
+): Promise<unknown> {
+  if (mediaType !== "application/json" || body.byteLength < OFF_THREAD_TEST_MIN_BYTES) {
+    return parseStoredBody(body, mediaType);
+  }
+  const tested = testInexactOffThread(body);
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  const document: unknown = JSON.parse(text);
+  return (await tested) === false ? document : parseJsonExact(text);
+}
+
 /**
  * Why an artifact the store does not serve is refused: "expired" while the store still knows it
  * expired (until it is swept, and for the store's grace period after), "unknown" otherwise; an
@@ -140,12 +165,15 @@ export function createArtifactService(options: {
     return cached;
   };
 
-  const parsed = (stored: { meta: ArtifactMeta; body: Uint8Array }): OpenArtifact => ({
+  const parsed = async (stored: {
+    meta: ArtifactMeta;
+    body: Uint8Array;
+  }): Promise<OpenArtifact> => ({
     meta: stored.meta,
     document:
       stored.meta.bodyEncoding === "json-string"
         ? parseJsonStringBody(stored.body)
-        : parseStoredBody(stored.body, stored.meta.mediaType),
+        : await parseStoredBodyOffThread(stored.body, stored.meta.mediaType),
   });
 
   const load = (id: string): Promise<OpenArtifact | ExpiredArtifact | null> => {
@@ -169,13 +197,13 @@ export function createArtifactService(options: {
     if (loading.has(id) || !cache.accepts(stored.meta.byteLength)) return;
     const pending = new Promise<OpenArtifact | ExpiredArtifact | null>((resolve) => {
       setImmediate(() => {
-        try {
-          const artifact = parsed(stored);
-          cache.set(id, artifact, stored.meta.byteLength);
-          resolve(artifact);
-        } catch {
-          resolve(null);
-        }
+        parsed(stored).then(
+          (artifact) => {
+            cache.set(id, artifact, stored.meta.byteLength);
+            resolve(artifact);
+          },
+          () => resolve(null),
+        );
       });
     }).finally(() => loading.delete(id));
     loading.set(id, pending);

@@ -245,9 +245,13 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     staged: StagedBody | undefined,
   ): Promise<CallToolResult> => {
     const byteLength = encoding.body.byteLength;
-    const payload = parsePayload(source);
+    // A large payload's candidate test runs on the hashing thread (SPEC.md §10): parse plainly
+    // meanwhile, and again exactly only when it may hold an inexact literal (or is unknown).
+    const tested = encoding.mayHoldInexactNumbers;
+    let payload = parsePayload(source, tested === undefined ? undefined : JSON.parse);
     const body = encoding.body;
     const sha256 = await encoding.sha256;
+    if (tested !== undefined && (await tested) !== false) payload = parsePayload(source);
     const scope = await dependencies.findScope(context);
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { hashOffThread } from "./hash-off-thread.js";
+import { factsOffThread } from "./hash-off-thread.js";
 import { type PayloadText, storablePayloadText } from "./payload.js";
 
 /** A payload's stored bytes and their digest, computed once. */
@@ -33,13 +33,22 @@ export const OFF_THREAD_HASH_MIN_BYTES = 8 * 1024 * 1024;
 export interface EncodingPayload {
   body: Buffer;
   sha256: Promise<string>;
+  /**
+   * Set when the bytes are also being tested for inexact number candidates on the helper thread
+   * (mayHoldInexactNumbers of query-core): resolves to that answer, or undefined when the thread
+   * failed. Then the caller may JSON.parse the text plainly meanwhile and parse it again exactly
+   * (parseJsonExact) only when this is not false (SPEC.md §10). Unset: no test is running.
+   */
+  mayHoldInexactNumbers?: Promise<boolean | undefined>;
 }
 
 /**
  * Like `encodePayloadText`, but a payload of OFF_THREAD_HASH_MIN_BYTES or more is encoded into
- * shared memory and hashed on a helper thread, so the caller's JSON.parse overlaps the hash (on
- * a machine with a spare core). Falls back to hashing on the calling thread when the helper is
- * unavailable. The caller must not write `body`; it may hand it to a store once sha256 settles.
+ * shared memory, hashed and tested for inexact number candidates on a helper thread
+ * (`mayHoldInexactNumbers`), so the caller's JSON.parse overlaps both (on a machine with a spare
+ * core). Falls back to hashing on the calling thread when the helper is unavailable (then
+ * `mayHoldInexactNumbers` resolves to undefined: unknown). The caller must not write `body`; it
+ * may hand it to a store once sha256 settles.
  */
 export function startEncodingPayload(text: string, byteLength: number): EncodingPayload {
   if (byteLength < OFF_THREAD_HASH_MIN_BYTES) {
@@ -47,10 +56,15 @@ export function startEncodingPayload(text: string, byteLength: number): Encoding
     return { body, sha256: Promise.resolve(sha256) };
   }
   const body = writeUtf8(Buffer.from(new SharedArrayBuffer(byteLength)), text);
-  const sha256 = hashOffThread(body).then(
-    (digest) => digest ?? createHash("sha256").update(body).digest("hex"),
+  const facts = factsOffThread(body);
+  const sha256 = facts.then(
+    (found) => found?.sha256 ?? createHash("sha256").update(body).digest("hex"),
   );
-  return { body, sha256 };
+  return {
+    body,
+    sha256,
+    mayHoldInexactNumbers: facts.then((found) => found?.mayHoldInexactNumbers),
+  };
 }
 
 /** U+FFFD in UTF-8: what Buffer#write puts where a string holds a lone surrogate. */

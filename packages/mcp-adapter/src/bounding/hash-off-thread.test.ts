@@ -1,10 +1,35 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { mayHoldInexactNumbers } from "@bounded-mcp/query-core";
 import { describe, expect, it } from "vitest";
-import { hashOffThread } from "./hash-off-thread.js";
+import { factsOffThread, hashOffThread } from "./hash-off-thread.js";
 
 const BUILT = fileURLToPath(new URL("../../dist/bounding/hash-off-thread.js", import.meta.url));
+
+/** `text` as UTF-8 in shared memory, as the bounder hands a payload to the thread. */
+function sharedBytesOf(text: string): Uint8Array {
+  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)));
+  Buffer.from(bytes.buffer).write(text, "utf8");
+  return bytes;
+}
+
+describe("factsOffThread", () => {
+  it.each([
+    '{"id":12345678901234567890}',
+    '{"huge":1e400,"name":"Zoë"}',
+    '["😀",-0]',
+    '{"é":"a:12345678901234567"}',
+    '{"id":123456789012345,"name":"Kraków","price":-0.5}',
+    '["9f00-2e668","\u00e9",1e21]',
+  ])("tests %s for inexact candidates as mayHoldInexactNumbers tests its text", async (text) => {
+    const bytes = sharedBytesOf(text);
+    expect(await factsOffThread(bytes)).toEqual({
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      mayHoldInexactNumbers: mayHoldInexactNumbers(text),
+    });
+  });
+});
 
 describe("hashOffThread", () => {
   it("answers the sha256 of the shared bytes", async () => {

@@ -1,15 +1,32 @@
 import { Worker } from "node:worker_threads";
+import { INEXACT_CANDIDATE_SOURCE } from "@bounded-mcp/query-core";
 
 // The helper thread: hashes the bytes it is sent (views over a SharedArrayBuffer, so nothing is
-// copied) and answers with the hex digest. CommonJS, as `eval` workers are.
+// copied) and tests them for inexact number candidates (query-core's mayHoldInexactNumbers regex,
+// over the bytes decoded as latin1: the regex matches ASCII only and UTF-8 writes every non-ASCII
+// char as bytes of 0x80 or more, so the answer is the one for the UTF-8 text), then answers with
+// the hex digest and that answer. CommonJS, as `eval` workers are.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
+const candidate = new RegExp(${JSON.stringify(INEXACT_CANDIDATE_SOURCE)});
 parentPort.on("message", (message) => {
-  const sha256 = createHash("sha256").update(message.bytes).digest("hex");
-  parentPort.postMessage({ job: message.job, sha256 });
+  const bytes = message.bytes;
+  const sha256 = message.hash ? createHash("sha256").update(bytes).digest("hex") : "";
+  const mayHoldInexactNumbers = candidate.test(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"),
+  );
+  parentPort.postMessage({ job: message.job, sha256, mayHoldInexactNumbers });
 });
 `;
+
+/** What the helper thread answers for a payload's bytes. */
+export interface OffThreadFacts {
+  /** Lowercase hex sha256 of the bytes. */
+  sha256: string;
+  /** mayHoldInexactNumbers (query-core) of the bytes' UTF-8 text: false means none is inexact. */
+  mayHoldInexactNumbers: boolean;
+}
 
 /**
  * A thread is replaced once it hashed this many bytes and is idle. Its heap is tiny and it
@@ -23,7 +40,7 @@ const RECYCLE_AFTER_BYTES = 32 * 1024 * 1024;
 
 interface HashThread {
   worker: Worker;
-  pending: Map<number, (sha256: string | null) => void>;
+  pending: Map<number, (facts: OffThreadFacts | null) => void>;
   next: number;
   /** Bytes sent to this thread since it started. */
   sentBytes: number;
@@ -43,14 +60,14 @@ function startThread(): HashThread | null {
     // No inherited flags: the source is CommonJS whatever the parent runs with (--input-type...).
     const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     const thread: HashThread = { worker, pending: new Map(), next: 0, sentBytes: 0 };
-    worker.on("message", (message: { job: number; sha256: string }) => {
+    worker.on("message", (message: { job: number } & OffThreadFacts) => {
       const resolve = thread.pending.get(message.job);
       thread.pending.delete(message.job);
       if (thread.pending.size === 0) {
         worker.unref();
         if (thread.sentBytes >= RECYCLE_AFTER_BYTES) recycle(thread);
       }
-      resolve?.(message.sha256);
+      resolve?.({ sha256: message.sha256, mayHoldInexactNumbers: message.mayHoldInexactNumbers });
     });
     worker.on("error", () => settleAll(thread));
     worker.on("exit", () => settleAll(thread));
@@ -75,14 +92,20 @@ function hashThread(): HashThread | null {
 }
 
 /**
- * Starts hashing `bytes` (a view over a SharedArrayBuffer, never copied) on a helper thread, so
- * the caller can parse meanwhile; resolves to the lowercase hex sha256, or null when the thread
- * is unavailable or failed (the caller then hashes on its own thread). The thread is shared by
- * the process, started on first use, replaced when idle after RECYCLE_AFTER_BYTES, and keeps the
- * process alive only while a hash is pending. It changes nothing process-wide (no V8 flags). The
- * caller must not write `bytes` until the promise settles.
+ * Starts hashing `bytes` (a view over a SharedArrayBuffer, never copied) and testing them for
+ * inexact number candidates on a helper thread, so the caller can JSON.parse meanwhile; resolves
+ * to both answers (OffThreadFacts), or null when the thread is unavailable or failed (the caller
+ * then does the work on its own thread). The thread is shared by the process, started on first
+ * use, replaced when idle after RECYCLE_AFTER_BYTES, and keeps the process alive only while a job
+ * is pending. It changes nothing process-wide (no V8 flags). The caller must not write `bytes`
+ * until the promise settles. Limits: the candidate test decodes the bytes as latin1 on the helper
+ * thread (one more copy of them there, freed with the job).
  */
-export function hashOffThread(bytes: Uint8Array): Promise<string | null> {
+export function factsOffThread(bytes: Uint8Array): Promise<OffThreadFacts | null> {
+  return postJob(bytes, true);
+}
+
+function postJob(bytes: Uint8Array, hash: boolean): Promise<OffThreadFacts | null> {
   const thread = hashThread();
   if (thread === null) return Promise.resolve(null);
   return new Promise((resolve) => {
@@ -91,10 +114,30 @@ export function hashOffThread(bytes: Uint8Array): Promise<string | null> {
     thread.sentBytes += bytes.byteLength;
     thread.worker.ref();
     try {
-      thread.worker.postMessage({ job, bytes });
+      thread.worker.postMessage({ job, bytes, hash });
     } catch {
       thread.pending.delete(job);
       resolve(null);
     }
   });
+}
+
+/**
+ * factsOffThread's candidate test alone, for bytes already hashed (a stored body read back):
+ * mayHoldInexactNumbers of their UTF-8 text, or null when the thread is unavailable or failed.
+ * Bytes outside a SharedArrayBuffer are copied into one first (one memcpy on the caller's
+ * thread), so the thread reads them without a structured clone.
+ */
+export function testInexactOffThread(bytes: Uint8Array): Promise<boolean | null> {
+  let shared = bytes;
+  if (!(bytes.buffer instanceof SharedArrayBuffer)) {
+    shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+    shared.set(bytes);
+  }
+  return postJob(shared, false).then((facts) => facts?.mayHoldInexactNumbers ?? null);
+}
+
+/** factsOffThread's sha256 alone: the lowercase hex digest, or null when the thread is unavailable. */
+export function hashOffThread(bytes: Uint8Array): Promise<string | null> {
+  return factsOffThread(bytes).then((facts) => facts?.sha256 ?? null);
 }

@@ -166,13 +166,17 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
 /**
  * The payload of a picked text: its value when already in hand, else the text parsed as JSON, or
  * as `{"lines": [...]}` (text/plain) when it is not JSON. Inexact number literals are kept as
- * written (parseJsonExact, SPEC.md §10).
+ * written (parseJsonExact, SPEC.md §10); a caller that knows the text holds no candidate
+ * (mayHoldInexactNumbers false, e.g. tested on the hashing thread) passes JSON.parse as `parse`.
  */
-export function parsePayload(source: PayloadText): Payload {
+export function parsePayload(
+  source: PayloadText,
+  parse: (text: string) => unknown = parseJsonExact,
+): Payload {
   const { text, parsed } = source;
   if (parsed !== undefined) return { text, ...parsed };
   try {
-    return { text, mediaType: "application/json", document: parseJsonExact(text) };
+    return { text, mediaType: "application/json", document: parse(text) };
   } catch {
     return { text, mediaType: "text/plain", document: textToDocument(text) };
   }

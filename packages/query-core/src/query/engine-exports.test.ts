@@ -13,6 +13,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       DEDUPLICATED_KEY: "string",
       DEFAULT_SLICE_MS: "number",
       DEFAULT_VIEW_CACHE_BYTES: "number",
+      INEXACT_CANDIDATE_SOURCE: "string",
       KeyRingError: "function",
       OMITTED_ITEMS_KEY: "string",
       OMITTED_KEYS_KEY: "string",
