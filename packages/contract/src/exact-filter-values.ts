@@ -19,7 +19,8 @@ function mapJson(value: unknown, replace: Replace): unknown {
   return copy;
 }
 
-function holdsExact(value: unknown): boolean {
+/** Whether a JSON value holds an ExactNumber anywhere (small values only: recursive). */
+export function holdsExact(value: unknown): boolean {
   if (isExactNumberValue(value)) return true;
   if (typeof value !== "object" || value === null) return false;
   return Object.values(value).some(holdsExact);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EXACT_NUMBER_BRAND, isExactNumberValue, parseQueryRequest } from "../src/index.js";
+import {
+  createErrorResult,
+  EXACT_NUMBER_BRAND,
+  isExactNumberValue,
+  parseQueryRequest,
+} from "../src/index.js";
 
 // SPEC.md §10: a filter value read exactly from the raw request. The contract sees query-core's
 // ExactNumber only through its registry-symbol brand, so this stand-in is built the same way.
@@ -101,5 +106,22 @@ describe("parseQueryRequest with ExactNumber filter values", () => {
     expect(parsed.error.details).toEqual({ field: "pageSize", expected: expect.any(String) });
     const inPath = parseQueryRequest({ artifactId: ID, filters: [{ path: big, value: 1 }] });
     expect(inPath.success).toBe(false);
+  });
+});
+
+describe("createErrorResult with an echoed ExactNumber", () => {
+  it("keeps it itself in details and in a whole suggestedRequest, for the exact writer", () => {
+    const result = createErrorResult({
+      code: "INVALID_RESPONSE_CONTROLS",
+      message: "m",
+      details: {
+        value: big,
+        suggestedRequest: { artifactId: ID, filters: [{ path: "/value/id", value: big }] },
+      },
+    });
+    const details = result.response.error.details as Record<string, unknown>;
+    expect(details["value"]).toBe(big);
+    const suggested = details["suggestedRequest"] as { filters: { value: unknown }[] };
+    expect(suggested.filters[0]?.value).toBe(big);
   });
 });
