@@ -1,4 +1,6 @@
 import type { ErrorCode } from "./error-codes.js";
+import { cloneKeepingExact, holdsExact } from "./exact-filter-values.js";
+import { isExactNumberValue } from "./exact-number-value.js";
 import { CONTRACT_VERSION, DEFAULT_LIMITS } from "./limits.js";
 import type { QueryErrorResult } from "./query-result.js";
 import { cutString, jsonByteLength, setData } from "./text-limits.js";
@@ -32,6 +34,8 @@ function cutPrimitive(value: unknown): unknown {
 }
 
 function cutValue(value: unknown, depth: number): unknown {
+  // A request's ExactNumber (SPEC.md §10) stays itself; the answer's exact writer writes its literal.
+  if (isExactNumberValue(value)) return value;
   if (value === null || typeof value !== "object") return cutPrimitive(value);
   if (depth >= MAX_DETAILS_DEPTH) return null;
   if (Array.isArray(value)) return value.map((item) => cutValue(item, depth + 1));
@@ -46,6 +50,7 @@ function cutValue(value: unknown, depth: number): unknown {
 /** A JSON copy of a ready-to-send request; one that is not JSON (a cycle, a bigint) becomes null. */
 function copyWhole(value: unknown): unknown {
   try {
+    if (holdsExact(value)) return cloneKeepingExact(value);
     return JSON.parse(JSON.stringify(value) ?? "null");
   } catch {
     return null;

@@ -37,6 +37,11 @@ export {
 export { type ErrorObject, ErrorObjectSchema } from "./error-object.js";
 export { createErrorResult, type ErrorResultInput } from "./error-result.js";
 export {
+  EXACT_NUMBER_BRAND,
+  type ExactNumberValue,
+  isExactNumberValue,
+} from "./exact-number-value.js";
+export {
   type AnyOfFilter,
   AnyOfFilterSchema,
   FILTER_KEYS,

@@ -1,5 +1,10 @@
 import type { z } from "zod";
 import type { ErrorObject } from "./error-object.js";
+import {
+  cloneKeepingExact,
+  holdsExactFilterValue,
+  withExactFilterValuesAsZero,
+} from "./exact-filter-values.js";
 import { FILTER_KEYS, FILTER_OPS } from "./filter.js";
 import { DEFAULT_LIMITS, QUERY_TOOL_NAME } from "./limits.js";
 import { findTooDeep } from "./nesting.js";
@@ -336,10 +341,16 @@ function parseChecked(input: unknown): ParseQueryRequestResult {
   // Checked before the schema, whose recursive JSON-value check would overflow the stack.
   const tooDeep = findTooDeep(input, MAX_ARGUMENT_DEPTH);
   if (tooDeep !== null) return { success: false, error: tooDeepError(tooDeep) };
-  const parsed = QueryRequestSchema.safeParse(input);
+  // A filter value may be an ExactNumber read from the raw request (SPEC.md §10); the schema
+  // sees it as a number and the data keeps it.
+  const exact = holdsExactFilterValue(input);
+  const parsed = QueryRequestSchema.safeParse(exact ? withExactFilterValuesAsZero(input) : input);
   // zod rebuilds records by assignment, which turns a "__proto__" key of a filter value into a
   // prototype; the validated input, cloned, keeps it as data (the schema has no transforms).
-  if (parsed.success) return { success: true, data: structuredClone(input) as QueryRequest };
+  if (parsed.success) {
+    const data = exact ? cloneKeepingExact(input) : structuredClone(input);
+    return { success: true, data: data as QueryRequest };
+  }
   const [first, ...others] = splitIssues(parsed.error.issues, input);
   if (first === undefined) return { success: false, error: notAnObjectError() };
   const error = toError(first, input);
@@ -355,7 +366,10 @@ function parseChecked(input: unknown): ParseQueryRequestResult {
  * add `details.conflictsWith`. When several problems exist the message names the others, so the
  * caller can fix them in one go. `undefined` arguments count as `{}`. Values nested deeper than
  * 64 levels (or cyclic) are refused before the schema runs. On success `data` is a copy of the
- * input (no defaults filled in; `__proto__` keys stay data). Never throws: input that cannot be
+ * input (no defaults filled in; `__proto__` keys stay data). A number inside a filter value may
+ * be an ExactNumber (query-core's, recognised by its `EXACT_NUMBER_BRAND`: a literal of the raw
+ * request a double does not hold, SPEC.md §10); it is checked as a number and kept by reference.
+ * Anywhere else, and any other object where a number is expected, is refused as before. Never throws: input that cannot be
  * read (a throwing getter, a revoked proxy) is reported as not an object of arguments.
  */
 export function parseQueryRequest(input: unknown): ParseQueryRequestResult {

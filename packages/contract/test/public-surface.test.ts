@@ -28,6 +28,7 @@ it("exports exactly the agreed public names (a change here is an API change)", (
       "DescriptorSchema",
       "ERROR_CODES",
       "ERROR_CODE_LIST",
+      "EXACT_NUMBER_BRAND",
       "EXTENSION_NAMES",
       "ErrorObjectSchema",
       "ErrorResponseMetaSchema",
@@ -73,6 +74,7 @@ it("exports exactly the agreed public names (a change here is an API change)", (
       "groupByPaths",
       "isAnyOfFilter",
       "isErrorCode",
+      "isExactNumberValue",
       "metricLabel",
       "parseQueryRequest",
     ]

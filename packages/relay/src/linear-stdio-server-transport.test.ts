@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
+import { type ExactNumber, exactLiteral, isExactNumber } from "@bounded-mcp/query-core";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLinearStdioServerTransport } from "./linear-stdio-server-transport.js";
@@ -178,5 +179,37 @@ describe("createLinearStdioServerTransport", () => {
     await expect(transport.send({ jsonrpc: "2.0", id: 1, result: {} })).rejects.toThrow(
       "the stdio server transport is closed",
     );
+  });
+});
+
+describe("createLinearStdioServerTransport, exact query arguments (SPEC.md §10)", () => {
+  const queryCall = (name: string) =>
+    `{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"${name}","arguments":{"artifactId":"a","pageSize":-0,"filters":[{"path":"/id","value":12345678901234567890},{"anyOf":[{"path":"/n","op":"in","value":[1e400,-0]},{"path":"/m","value":1}]}]}}}`;
+
+  it("hands on the filter values of a query call as ExactNumbers, and only those", async () => {
+    const { received, writeLine } = await open();
+    await writeLine(queryCall("query_response_artifact"));
+    const message = received[0] as unknown as {
+      id: unknown;
+      params: { arguments: { pageSize: unknown; filters: Record<string, unknown>[] } };
+    };
+    const { filters, pageSize } = message.params.arguments;
+    expect(isExactNumber(filters[0]?.["value"])).toBe(true);
+    expect(exactLiteral(filters[0]?.["value"] as ExactNumber)).toBe("12345678901234567890");
+    const anyOf = (filters[1] as Record<string, unknown>)["anyOf"] as Record<string, unknown>[];
+    const inner = (anyOf[0] as Record<string, unknown>)["value"] as unknown[];
+    expect(inner.map((value) => exactLiteral(value as ExactNumber))).toEqual(["1e400", "-0"]);
+    // Everything outside the filters is what JSON.parse made.
+    expect(message.id).toBe(12345678901234567000);
+    expect(Object.is(pageSize, -0)).toBe(true);
+  });
+
+  it("leaves another tool's arguments as JSON.parse made them", async () => {
+    const { received, writeLine } = await open();
+    await writeLine(queryCall("echo"));
+    const message = received[0] as unknown as {
+      params: { arguments: { filters: Record<string, unknown>[] } };
+    };
+    expect(message.params.arguments.filters[0]?.["value"]).toBe(12345678901234567000);
   });
 });

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
+import { withExactQueryArguments } from "./exact-query-arguments.js";
 import { asError, asJsonRpcMessage, stripCarriageReturn } from "./json-rpc-line.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./linear-stdio-client-transport.js";
@@ -31,7 +32,9 @@ export interface LinearStdioServerTransportOptions {
  * JSON-RPC error (-32600) for that id; a response of the client (to a sampling, elicitation or
  * roots request) whose id can be read is handed on as an error response, so the request waiting
  * for it fails instead of hanging; anything else is dropped with a log line. The connection stays
- * up. A line that is not JSON-RPC goes to `onerror`, like the SDK's.
+ * up. A line that is not JSON-RPC goes to `onerror`, like the SDK's. The filter values of a
+ * query_response_artifact call are read from the raw line (withExactQueryArguments), so a literal
+ * a double does not hold reaches the query tool exactly (SPEC.md §10).
  * Limits: writes are not cut (a message is written whole, waiting for `drain`); `sessionId` is
  * never set; one transport per stream pair.
  */
@@ -66,7 +69,7 @@ export function createLinearStdioServerTransport(
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = asJsonRpcMessage(JSON.parse(text));
+      message = asJsonRpcMessage(withExactQueryArguments(text, JSON.parse(text)));
     } catch (error) {
       logger.warn("the client wrote a line that is not a JSON-RPC message", {
         bytes: Buffer.byteLength(line),

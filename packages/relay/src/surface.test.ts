@@ -26,6 +26,7 @@ describe("@bounded-mcp/relay public surface", () => {
       toolHooksFromModule: "function",
       trackInFlight: "function",
       userCacheDir: "function",
+      withExactQueryArguments: "function",
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { withExactQueryArguments } from "@bounded-mcp/relay";
 
 /** A request body read as JSON, or the HTTP status that refuses it. */
 export type BodyOutcome =
@@ -14,7 +15,9 @@ export interface BodyLimits {
 }
 
 /**
- * Reads a POST body up to `maxBytes` within `timeoutMs` and parses it as JSON. A declared or
+ * Reads a POST body up to `maxBytes` within `timeoutMs` and parses it as JSON, the filter values
+ * of a query_response_artifact call exactly (withExactQueryArguments, SPEC.md §10: the body goes
+ * to the SDK's handleRequest as its parsed body, which it passes on unchanged). A declared or
  * streamed size over the limit answers 413 and a body still incomplete at the deadline answers
  * 408, without buffering the rest: what still arrives is read and dropped (never left unread, so
  * closing the connection afterwards sends no reset that could destroy the answer). The caller
@@ -65,7 +68,8 @@ export function readJsonBody(request: IncomingMessage, limits: BodyLimits): Prom
     request.once("close", cutOff);
     request.once("end", () => {
       try {
-        finish({ ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString("utf8")) });
+        const text = Buffer.concat(chunks, size).toString("utf8");
+        finish({ ok: true, value: withExactQueryArguments(text, JSON.parse(text)) });
       } catch (error) {
         finish({
           ok: false,

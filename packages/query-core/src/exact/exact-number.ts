@@ -1,3 +1,4 @@
+import { EXACT_NUMBER_BRAND } from "@bounded-mcp/contract";
 import { compareDecimals, type Decimal, decimalOf } from "./decimal.js";
 
 const LITERAL = Symbol("literal");
@@ -38,6 +39,9 @@ export class ExactNumber {
     return `${sentinelPrefix}${collecting.length - 1}\u0001`;
   }
 }
+
+// The contract recognises an ExactNumber filter value by this brand (SPEC.md §10).
+Object.defineProperty(ExactNumber.prototype, EXACT_NUMBER_BRAND, { value: true });
 
 /** Whether a value is an ExactNumber (a document number a double does not hold). */
 export function isExactNumber(value: unknown): value is ExactNumber {

@@ -5,7 +5,7 @@ import {
   isAnyOfFilter,
   type LeafFilter,
 } from "@bounded-mcp/contract";
-import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
+import { compareNumeric, isExactNumber, isNumeric } from "../exact/exact-number.js";
 import { type CompiledPath, compileFilterPath, type PathStep } from "./compiled-path.js";
 import {
   applyAnyFilters,
@@ -54,8 +54,8 @@ function isOrderable(left: unknown, right: unknown): boolean {
  * SPEC.md §10) with a number, strings with a string; NaN (no order) otherwise.
  */
 function orderOf(actual: unknown, expected: unknown): number {
-  if (isExactNumber(actual)) {
-    return typeof expected === "number" ? compareNumeric(actual, expected) : Number.NaN;
+  if (isExactNumber(actual) || isExactNumber(expected)) {
+    return isNumeric(actual) && isNumeric(expected) ? compareNumeric(actual, expected) : Number.NaN;
   }
   if (!isOrderable(actual, expected)) return Number.NaN;
   return (actual as number) < (expected as number)
@@ -71,7 +71,11 @@ function createInTest(expected: unknown): (actual: unknown) => boolean {
   const structured = candidates.filter((value) => typeof value === "object");
   return (actual) => {
     if (actual === undefined) return false;
-    if (typeof actual !== "object") return primitives.has(actual);
+    if (typeof actual !== "object") {
+      if (primitives.has(actual)) return true;
+      // A request's ExactNumber `-0` equals a document's 0 (SPEC.md §10).
+      return actual === 0 && structured.some((candidate) => jsonEquals(actual, candidate));
+    }
     if (isExactNumber(actual)) return candidates.some((candidate) => jsonEquals(actual, candidate));
     for (const candidate of structured) if (jsonEquals(actual, candidate)) return true;
     return false;
@@ -167,7 +171,8 @@ function compileLeaf(filter: LeafFilter): CompiledFilter {
   // Under measure the test sees the length; a value without one is like a missing value, so
   // every op is false on it except exists (SPEC.md §9 rule 4).
   const test = measure ? (actual: unknown) => valueTest(lengthOf(actual)) : valueTest;
-  const comparison = measure ? GENERAL : comparisonOf(op, expected);
+  // An ExactNumber value (read from the raw request, SPEC.md §10) compares through the test.
+  const comparison = measure || isExactNumber(expected) ? GENERAL : comparisonOf(op, expected);
   return {
     path: compileFilterPath(filter.path),
     op,
