@@ -75,6 +75,15 @@ export function fuzzParameters<T>(runs: number, perCaseMs = 60): fc.Parameters<T
     interruptAfterTimeLimit: fuzzTimeout(runs, perCaseMs) - 30_000,
     markInterruptAsFailure: true,
     ...(process.env["BOUNDED_MCP_FUZZ_NO_SHRINK"] === "1" ? { endOnFailure: true } : {}),
+    // Replays one reported case: BOUNDED_MCP_FUZZ_SEED and BOUNDED_MCP_FUZZ_PATH from its report.
+    ...(process.env["BOUNDED_MCP_FUZZ_SEED"] === undefined
+      ? {}
+      : {
+          seed: Number(process.env["BOUNDED_MCP_FUZZ_SEED"]),
+          ...(process.env["BOUNDED_MCP_FUZZ_PATH"] === undefined
+            ? {}
+            : { path: process.env["BOUNDED_MCP_FUZZ_PATH"] }),
+        }),
     reporter(details) {
       if (!details.failed) return;
       const cause =
@@ -261,7 +270,10 @@ export function checkToolResult(
   expect(jsonBytes(received)).toBeLessThanOrEqual(FUZZ_LIMITS.hardBytes);
   if (sentBytes <= FUZZ_LIMITS.inlineBytes) {
     expect(received.content).toEqual(sent.content);
-    expect(JSON.stringify(received.structuredContent)).toBe(JSON.stringify(sent.structuredContent));
+    // As the SDK delivers it: its CallToolResultSchema rebuilds structuredContent as a record,
+    // which drops an own top-level `__proto__` key with or without the adapter (SDK 1.32.2).
+    const delivered = CallToolResultSchema.parse(sent).structuredContent;
+    expect(JSON.stringify(received.structuredContent)).toBe(JSON.stringify(delivered));
     expect(received.isError).toBe(sent.isError);
     return { artifactId: null };
   }
