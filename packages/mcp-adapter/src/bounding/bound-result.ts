@@ -9,6 +9,7 @@ import {
   analyzeDocument,
   createBoundedEnvelope,
   type KeyRing,
+  parseJsonExact,
   TEXT_RESPONSE_ROOT,
 } from "@bounded-mcp/query-core";
 import { type StagedBody, StoreError } from "@bounded-mcp/stores";
@@ -248,10 +249,13 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     // A large payload's candidate test runs on the hashing thread (SPEC.md §10): parse plainly
     // meanwhile, and again exactly only when it may hold an inexact literal (or is unknown).
     const tested = encoding.mayHoldInexactNumbers;
-    let payload = parsePayload(source, tested === undefined ? undefined : JSON.parse);
+    let payload =
+      tested === undefined ? parsePayload(source) : parsePayload(source, JSON.parse, false);
     const body = encoding.body;
     const sha256 = await encoding.sha256;
-    if (tested !== undefined && (await tested) !== false) payload = parsePayload(source);
+    if (tested !== undefined && (await tested) !== false) {
+      payload = parsePayload(source, parseJsonExact, true);
+    }
     const scope = await dependencies.findScope(context);
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);

@@ -59,6 +59,12 @@ export interface PayloadText {
    * text serialized here (JSON.stringify) or read from the wire (UTF-8 decoded) never does.
    */
   asReceived?: boolean | undefined;
+  /**
+   * `parsed` is JSON.parse's value of `text` (structuredContent kept as received on the wire):
+   * it stands unless `text` may hold inexact number literals (SPEC.md §10), which parsePayload
+   * then reads from `text` exactly, so the cache answers as the stored bytes do.
+   */
+  exactFromText?: boolean | undefined;
 }
 
 /** A lone surrogate code unit: a high one not followed by a low one, or a low one not after a high. */
@@ -148,12 +154,10 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
   if (mirrored !== undefined) return { text: mirrored, asReceived: true };
   if (result.structuredContent !== undefined) {
     const received = receivedJsonOf(result.structuredContent);
-    // The received text may write numbers the parsed value cannot hold (SPEC.md §10): then the
-    // document is parsed from that text, exactly, so the cache answers as the stored bytes do.
-    if (received !== undefined && mayHoldInexactNumbers(received)) return { text: received };
     return {
       text: received ?? structuredJson ?? JSON.stringify(result.structuredContent),
       parsed: { mediaType: "application/json", document: result.structuredContent },
+      ...(received === undefined ? {} : { exactFromText: true }),
     };
   }
   const content = result.content ?? [];
@@ -166,15 +170,23 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
 /**
  * The payload of a picked text: its value when already in hand, else the text parsed as JSON, or
  * as `{"lines": [...]}` (text/plain) when it is not JSON. Inexact number literals are kept as
- * written (parseJsonExact, SPEC.md §10); a caller that knows the text holds no candidate
- * (mayHoldInexactNumbers false, e.g. tested on the hashing thread) passes JSON.parse as `parse`.
+ * written (parseJsonExact, SPEC.md §10); a caller that knows whether the text may hold a
+ * candidate (mayHoldInexactNumbers, e.g. tested on the hashing thread) passes it as `mayHold`,
+ * and JSON.parse as `parse` when it does not. Without `mayHold`, an `exactFromText` source is
+ * tested here.
  */
 export function parsePayload(
   source: PayloadText,
   parse: (text: string) => unknown = parseJsonExact,
+  mayHold?: boolean,
 ): Payload {
   const { text, parsed } = source;
-  if (parsed !== undefined) return { text, ...parsed };
+  if (parsed !== undefined) {
+    if (source.exactFromText !== true || !(mayHold ?? mayHoldInexactNumbers(text))) {
+      return { text, ...parsed };
+    }
+    return { text, mediaType: "application/json", document: parseJsonExact(text) };
+  }
   try {
     return { text, mediaType: "application/json", document: parse(text) };
   } catch {
