@@ -1,5 +1,5 @@
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { replaceNonObjectResult } from "./oversized-response.js";
+import { createParser, type EventSourceMessage } from "./sdk/sse-parser.js";
 import type { JSONRPCMessage, RequestId } from "./sdk/types.js";
 
 type Fetch = typeof fetch;
