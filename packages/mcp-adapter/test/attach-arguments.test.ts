@@ -90,24 +90,99 @@ describe.each([
     expect(await call(connection, "echo", { keep: 1 })).toEqual(echo({ keep: 1 }));
   });
 
-  // Pins the SDK's behaviour (docs/sdk-notes.md): @modelcontextprotocol/sdk 1.32's Server validates
-  // every tools/call against CallToolRequestSchema before any handler runs, so non-object
-  // arguments never reach the adapter. If this starts to fail, answer them with the envelope.
+  // The SDK's Server (1.32) refuses non-object arguments with -32602 before any handler it wraps
+  // runs (docs/sdk-notes.md 19); attach registers its tools/call handler past that wrapper.
   it.each([
     ["an array", []],
     ["a string", "x"],
     ["a number", 42],
     ["null", null],
   ])(
-    "non-object query arguments (%s) are refused by the SDK's Server with -32602 before the adapter sees them",
+    "answers non-object query arguments (%s) with an INVALID_RESPONSE_CONTROLS envelope (the SDK's Server refused them with -32602)",
     async (_, value) => {
       const connection = await start();
-      await expect(call(connection, QUERY_TOOL_NAME, value)).rejects.toMatchObject({
-        code: -32602,
-        message: expect.stringMatching(
-          /^MCP error -32602: MCP error -32602: Invalid tools\/call request: \[[\s\S]*"path": \[\s*"params",\s*"arguments"\s*\][\s\S]*\]$/,
-        ),
+      const result = (await call(connection, QUERY_TOOL_NAME, value)) as {
+        isError: boolean;
+        structuredContent: { response: { error: { code: string } } };
+      };
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent.response.error.code).toBe("INVALID_RESPONSE_CONTROLS");
+    },
+  );
+
+  it.each([
+    ["an array", [], "an array"],
+    ["a string", "x", "a string"],
+    ["a number", 42, "a number"],
+    ["null", null, "null"],
+  ])(
+    "answers an author's tool called with non-object arguments (%s) with an error result naming the problem, without calling it",
+    async (_, value, kind) => {
+      const connection = await start();
+      expect(await call(connection, "echo", value)).toEqual({
+        content: [
+          {
+            type: "text",
+            text: `bounded-mcp: tool "echo" was called with arguments that are ${kind}, not a JSON object; send the arguments as an object of named values`,
+          },
+        ],
+        isError: true,
       });
     },
   );
+
+  it("answers query arguments sent as an array with the whole envelope", async () => {
+    const connection = await start();
+    expect(await call(connection, QUERY_TOOL_NAME, [])).toMatchInlineSnapshot(`
+      {
+        "content": [
+          {
+            "text": "{"artifactId":null,"responsePath":null,"response":{"error":{"code":"INVALID_RESPONSE_CONTROLS","message":"The arguments must be an object of query arguments, at least {artifactId}; call query_response_artifact with responseMeta.artifact.id as artifactId.","details":{"field":"","expected":"an object of query arguments, at least {artifactId}"}}},"responseMeta":{"contractVersion":3,"truncated":false,"complete":false,"truncationReason":null,"returnedCount":0,"totalCount":null,"remainingCount":null,"nextCursor":null,"serializedBytes":555,"warning":null}}",
+            "type": "text",
+          },
+        ],
+        "isError": true,
+        "structuredContent": {
+          "artifactId": null,
+          "response": {
+            "error": {
+              "code": "INVALID_RESPONSE_CONTROLS",
+              "details": {
+                "expected": "an object of query arguments, at least {artifactId}",
+                "field": "",
+              },
+              "message": "The arguments must be an object of query arguments, at least {artifactId}; call query_response_artifact with responseMeta.artifact.id as artifactId.",
+            },
+          },
+          "responseMeta": {
+            "complete": false,
+            "contractVersion": 3,
+            "nextCursor": null,
+            "remainingCount": null,
+            "returnedCount": 0,
+            "serializedBytes": 555,
+            "totalCount": null,
+            "truncated": false,
+            "truncationReason": null,
+            "warning": null,
+          },
+          "responsePath": null,
+        },
+      }
+    `);
+  });
+
+  it("still refuses a tools/call whose other params are malformed with the SDK's -32602, also with non-object arguments", async () => {
+    const connection = await start();
+    const malformed = connection.client.request(
+      { method: "tools/call", params: { name: 42, arguments: [] } } as never,
+      AS_SENT,
+    );
+    await expect(malformed).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(
+        /^MCP error -32602: MCP error -32602: Invalid tools\/call request: \[[\s\S]*"path": \[\s*"params",\s*"name"\s*\][\s\S]*\]$/,
+      ),
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { replaceNonObjectResult } from "./oversized-response.js";
-import type { JSONRPCMessage } from "./sdk/types.js";
+import { createParser, type EventSourceMessage } from "./sdk/sse-parser.js";
+import type { JSONRPCMessage, RequestId } from "./sdk/types.js";
 
 type Fetch = typeof fetch;
 
@@ -25,19 +26,53 @@ function mediaTypeOf(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-/** `message` replaced when its result is not a result object, or `undefined` when it is fine. */
-function replacementOf(
-  message: unknown,
+/** The id of a JSON-RPC message the SDK's JSONRPCMessageSchema accepts as an id. */
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || Number.isInteger(id);
+}
+
+/**
+ * Receives the text of a tools/call response message as it came over HTTP (a JSON body, an SSE
+ * event's data), for the transport to attach to the structuredContent it delivers for `id`.
+ */
+export type CallResultTextSink = (id: RequestId, text: string) => void;
+
+/** Checks one JSON-RPC message text: a replacement text for it, or undefined to pass it on. */
+type MessageGuard = (text: string) => string | undefined;
+
+/**
+ * The guard of the answers to one POST: a message whose result is not a result object is
+ * replaced (see replaceNonObjectResult); the text of a tools/call result holding an object
+ * structuredContent goes to `keep`, no other text is kept. One JSON.parse per message, which
+ * the SDK does again on the text passed on.
+ */
+function messageGuard(
   methods: Map<unknown, string>,
   upstream: string,
-): unknown | undefined {
-  if (typeof message !== "object" || message === null || !("id" in message)) return undefined;
-  const replaced = replaceNonObjectResult(
-    message as JSONRPCMessage,
-    methods.get((message as { id: unknown }).id),
-    upstream,
-  );
-  return replaced === message ? undefined : replaced;
+  keep: CallResultTextSink | undefined,
+): MessageGuard {
+  return (text) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (typeof message !== "object" || message === null || !("id" in message)) return undefined;
+    const { id } = message as { id: unknown };
+    const method = methods.get(id);
+    const replaced = replaceNonObjectResult(message as JSONRPCMessage, method, upstream);
+    if (replaced !== message) return JSON.stringify(replaced);
+    const wellFormed = (message as { jsonrpc?: unknown }).jsonrpc === "2.0" && isRequestId(id);
+    if (keep !== undefined && method === "tools/call" && wellFormed) {
+      const structured = (message as { result?: { structuredContent?: unknown } }).result
+        ?.structuredContent;
+      if (typeof structured === "object" && structured !== null && !Array.isArray(structured)) {
+        keep(id, text);
+      }
+    }
+    return undefined;
+  };
 }
 
 /** A copy of `response` with a new body; the length and encoding headers no longer apply. */
@@ -48,75 +83,85 @@ function withBody(response: Response, body: string | ReadableStream<Uint8Array>)
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/**
+ * A JSON body read whole, as the SDK reads it (UTF-8, a leading BOM dropped), passed on as read
+ * unless its message is replaced. A batch (an array, which the SDK's single requests never get)
+ * is checked message by message and, when one is replaced, written again; its texts are not kept.
+ */
 async function guardJson(
   response: Response,
-  methods: Map<unknown, string>,
-  upstream: string,
+  guard: MessageGuard,
+  batchGuard: MessageGuard,
 ): Promise<Response> {
   const text = await response.text();
-  let parsed: unknown;
+  if (!text.trimStart().startsWith("[")) return withBody(response, guard(text) ?? text);
+  let batch: unknown;
   try {
-    parsed = JSON.parse(text);
+    batch = JSON.parse(text);
   } catch {
     return withBody(response, text);
   }
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
   let changed = false;
-  const replaced = messages.map((message) => {
-    const replacement = replacementOf(message, methods, upstream);
-    if (replacement === undefined) return message;
+  const messages = (batch as unknown[]).map((message) => {
+    const replaced = batchGuard(JSON.stringify(message));
+    if (replaced === undefined) return message;
     changed = true;
-    return replacement;
+    return JSON.parse(replaced) as unknown;
   });
-  if (!changed) return withBody(response, text);
-  return withBody(response, JSON.stringify(Array.isArray(parsed) ? replaced : replaced[0]));
+  return withBody(response, changed ? JSON.stringify(messages) : text);
 }
 
-const EVENT_END = /\r\n\r\n|\n\n|\r\r/g;
-
-/** One SSE event block (without its blank line) with a non-object result replaced. */
-function guardEvent(block: string, methods: Map<unknown, string>, upstream: string): string {
-  const lines = block.split(/\r\n|\r|\n/);
-  const event = lines.find((line) => line.startsWith("event:"));
-  if (event !== undefined && event.slice(6).trim() !== "message") return block;
-  const data = lines
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
-    .join("\n");
-  if (data === "") return block;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data);
-  } catch {
-    return block;
-  }
-  const replacement = replacementOf(parsed, methods, upstream);
-  if (replacement === undefined) return block;
-  const kept = lines.filter((line) => !line.startsWith("data:"));
-  return [...kept, `data: ${JSON.stringify(replacement)}`].join("\n");
+/** Whether the SDK hands this event to its JSON-RPC parser (its transport's own test). */
+function isMessageEvent(event: EventSourceMessage): boolean {
+  return event.data !== "" && (event.event === undefined || event.event === "message");
 }
 
-function guardSse(response: Response, methods: Map<unknown, string>, upstream: string): Response {
+/**
+ * The SSE text of one event as eventsource-parser read it: an SDK transport reading it gets the
+ * same id, type and data (each data line written back whole; a leading space of a line's value
+ * survives, since exactly one space after the colon is stripped).
+ */
+function eventText(event: EventSourceMessage): string {
+  let text = event.id === undefined ? "" : `id: ${event.id}\n`;
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  for (const line of event.data.split("\n")) text += `data: ${line}\n`;
+  return `${text}\n`;
+}
+
+/**
+ * An SSE body split into events by eventsource-parser, the parser the SDK's transport uses, so
+ * every event (and its data text) is the one the SDK will see, however the stream is chunked
+ * (a CRLF or a UTF-8 sequence across chunks, a leading BOM). Each message event with a
+ * non-object result is replaced; the others are written back as parsed (comments and unknown
+ * fields, which the SDK ignores, are dropped; `retry` is passed on).
+ */
+function guardSse(response: Response, guard: MessageGuard): Response {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let buffer = "";
+  let out: TransformStreamDefaultController<Uint8Array> | undefined;
+  const parser = createParser({
+    onEvent(event) {
+      let text = eventText(event);
+      if (isMessageEvent(event)) {
+        const replaced = guard(event.data);
+        if (replaced !== undefined) text = eventText({ ...event, data: replaced });
+      }
+      out?.enqueue(encoder.encode(text));
+    },
+    onRetry(interval) {
+      out?.enqueue(encoder.encode(`retry: ${interval}\n`));
+    },
+  });
   const guarded = (response.body as ReadableStream<Uint8Array>).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        const from = Math.max(0, buffer.length - 3);
-        buffer += decoder.decode(chunk, { stream: true });
-        EVENT_END.lastIndex = from;
-        let start = 0;
-        for (let match = EVENT_END.exec(buffer); match !== null; match = EVENT_END.exec(buffer)) {
-          const block = buffer.slice(start, match.index);
-          controller.enqueue(encoder.encode(guardEvent(block, methods, upstream) + match[0]));
-          start = match.index + match[0].length;
-        }
-        buffer = buffer.slice(start);
+        out = controller;
+        parser.feed(decoder.decode(chunk, { stream: true }));
       },
       flush(controller) {
-        buffer += decoder.decode();
-        if (buffer !== "") controller.enqueue(encoder.encode(buffer));
+        out = controller;
+        const rest = decoder.decode();
+        if (rest !== "") parser.feed(rest);
       },
     }),
   );
@@ -129,19 +174,30 @@ function guardSse(response: Response, methods: Map<unknown, string>, upstream: s
  * `_meta` not an object) by one the relay can use (see replaceNonObjectResult: an isError
  * CallToolResult naming the problem for tools/call, a JSON-RPC error otherwise). The SDK's
  * transport would reject such a response with a raw zod error (JSON) or report it to onerror and
- * leave the call waiting for its timeout (SSE). Responses without such a result keep their bytes.
+ * leave the call waiting for its timeout (SSE). A JSON body without such a result keeps its
+ * bytes; an SSE body keeps every event's data text (see guardSse). With `keepCallResultText`,
+ * the text of each answer to a tools/call whose structuredContent is an object (a JSON body's
+ * text, an SSE event's data) is handed to it with the request's id, exactly the text the SDK
+ * will parse, so the stored bytes can be the upstream's (see createHttpUpstreamTransport); no
+ * other text is kept.
  * Limits: only answers on the POST that carried the request are checked (not the standalone GET
- * stream); a JSON body is read whole before it is passed on, as the SDK would read it.
+ * stream, nor a resumed one); a JSON body is read whole before it is passed on, as the SDK would
+ * read it; in a batch body (never the answer to the SDK's single requests) texts are not kept.
  */
-export function createResultGuardFetch(upstream: string, baseFetch: Fetch = fetch): Fetch {
+export function createResultGuardFetch(
+  upstream: string,
+  baseFetch: Fetch = fetch,
+  keepCallResultText?: CallResultTextSink,
+): Fetch {
   return async (input, init) => {
     const response = await baseFetch(input, init);
     if (!response.ok || response.body === null) return response;
     const methods = requestMethodsOf(init?.body);
     if (methods.size === 0) return response;
     const mediaType = mediaTypeOf(response);
-    if (mediaType === "application/json") return guardJson(response, methods, upstream);
-    if (mediaType === "text/event-stream") return guardSse(response, methods, upstream);
-    return response;
+    if (mediaType !== "application/json" && mediaType !== "text/event-stream") return response;
+    const guard = messageGuard(methods, upstream, keepCallResultText);
+    if (mediaType === "text/event-stream") return guardSse(response, guard);
+    return guardJson(response, guard, messageGuard(methods, upstream, undefined));
   };
 }

@@ -30,3 +30,13 @@ export function attachReceivedJson(value: object, text: () => string | undefined
 export function forgetReceivedJson(value: unknown): void {
   if (typeof value === "object" && value !== null) Reflect.deleteProperty(value, RECEIVED_JSON);
 }
+
+/**
+ * The way to get the text attached to `value` (see attachReceivedJson), or undefined: for code
+ * that re-attaches it behind a check (the relay's tool hooks keep it while the value is unchanged).
+ */
+export function receivedJsonTextOf(value: unknown): (() => string | undefined) | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const attached: unknown = (value as Record<symbol, unknown>)[RECEIVED_JSON];
+  return typeof attached === "function" ? (attached as () => string | undefined) : undefined;
+}

@@ -1,7 +1,6 @@
 import type { Logger } from "@bounded-mcp/mcp-adapter";
-import { createResultGuardFetch } from "./http-result-guard.js";
+import { createHttpUpstreamTransport } from "./http-upstream-transport.js";
 import { createLinearStdioClientTransport } from "./linear-stdio-client-transport.js";
-import { createHttpClientTransport } from "./sdk/transports.js";
 import type { Transport } from "./sdk/types.js";
 
 /** An upstream child process spoken to over stdio (the linear transport, docs/sdk-notes.md 7). */
@@ -54,8 +53,10 @@ export function upstreamName(spec: UpstreamSpec): string {
 /**
  * A fresh transport to the upstream (one child process per call for stdio). stdio uses the
  * linear transport with `maxMessageBytes` (1.3 x artifactMaxBytes); HTTP uses the SDK's
- * StreamableHTTPClientTransport, whose response size is not capped here; over both, a response
- * whose result is not a result object (`result: null`) fails its call at once.
+ * StreamableHTTPClientTransport (createHttpUpstreamTransport), whose response size is not capped
+ * here; over both, a response whose result is not a result object (`result: null`) fails its call
+ * at once, and a result's structuredContent keeps the text it arrived as (stored as the
+ * upstream's bytes).
  */
 export function createUpstreamTransport(
   spec: UpstreamSpec,
@@ -63,11 +64,11 @@ export function createUpstreamTransport(
 ): Transport {
   if (spec.kind === "transport") return spec.createTransport();
   if (spec.kind === "http") {
-    return createHttpClientTransport(
-      new URL(spec.url),
-      spec.headers,
-      createResultGuardFetch(upstreamName(spec)),
-    );
+    return createHttpUpstreamTransport({
+      url: new URL(spec.url),
+      headers: spec.headers,
+      name: upstreamName(spec),
+    });
   }
   return createLinearStdioClientTransport({
     command: spec.command,

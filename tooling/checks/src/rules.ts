@@ -70,9 +70,11 @@ export const LAYER_RULES: Record<string, LayerRule> = {
       "@bounded-mcp/stores",
       "@bounded-mcp/mcp-adapter",
       "@modelcontextprotocol/sdk",
+      // The SDK's own SSE parser, so the HTTP result guard splits events as the SDK does.
+      "eventsource-parser",
       "zod",
     ],
-    confined: { "@modelcontextprotocol/sdk": "sdk", zod: "sdk" },
+    confined: { "@modelcontextprotocol/sdk": "sdk", "eventsource-parser": "sdk", zod: "sdk" },
     testOnly: [
       "@modelcontextprotocol/server-everything",
       "@modelcontextprotocol/server-filesystem",

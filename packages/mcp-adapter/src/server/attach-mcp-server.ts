@@ -9,10 +9,11 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { setRawToolsCallHandler } from "./attach-call-tool.js";
 import { type AttachParts, claimServer } from "./attach-parts.js";
 import { handleToolCall } from "./handle-tool-call.js";
 import { answerUnusableArguments } from "./open-session.js";
-import { parseCallToolRequest, RAW_CALL_TOOL_REQUEST_SCHEMA } from "./parse-call-tool-request.js";
+import { parseCallToolRequest } from "./parse-call-tool-request.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
@@ -36,7 +37,10 @@ function methodOf(schema: unknown): string | undefined {
  * Wraps the tools/list and tools/call handlers McpServer installs on its inner `Server` (it does
  * so once, at the first registerTool): listed outputSchemas are rewritten, and every result of
  * an ordinary tool runs with the per-call result SDK and is bounded, then enforced, after
- * McpServer's own validation (no transport decorator needed). The query tool is
+ * McpServer's own validation (no transport decorator needed). Non-object arguments and an own
+ * `__proto__` argument are answered before McpServer's handler runs (the query tool's
+ * INVALID_RESPONSE_CONTROLS envelope, an isError result for another tool), past the Server's own
+ * -32602 (setRawToolsCallHandler). The query tool is
  * listed last, with exactly the schemas a low-level Server lists (zod's rendering of the
  * permissive schema would add empty `properties` to the outputSchema).
  */
@@ -68,10 +72,10 @@ function interceptToolHandlers(server: McpServer, parts: AttachParts): void {
       return;
     }
     if (method === "tools/call") {
-      original(RAW_CALL_TOOL_REQUEST_SCHEMA, async (request, extra) => {
-        const unusable = answerUnusableArguments(parts, request as { method: string }, extra);
+      setRawToolsCallHandler(inner, async (request, extra) => {
+        const unusable = answerUnusableArguments(parts, request, extra);
         if (unusable !== undefined) return unusable;
-        const call = parseCallToolRequest(request as { method: string });
+        const call = parseCallToolRequest(request);
         if (call.params.name === parts.queryTool.name) return handler(call, extra);
         return handleToolCall({
           parts,

@@ -1,7 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  type CallToolRequest,
   CallToolRequestSchema,
   ErrorCode,
   type ListResourcesRequest,
@@ -18,9 +17,9 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { setRawToolsCallHandler } from "./attach-call-tool.js";
 import { type AttachParts, claimServer } from "./attach-parts.js";
 import { openSession, type ToolCallNext } from "./open-session.js";
-import { RAW_CALL_TOOL_REQUEST_SCHEMA } from "./parse-call-tool-request.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** A handler as registered: its request type is the schema's, so it is only ever forwarded. */
@@ -57,7 +56,9 @@ function methodOf(schema: unknown): string | undefined {
  * author's handlers for them behind its own. tools/list gets the query tool appended to the
  * first page, tools/call answers `query_response_artifact` itself and hands every other tool to
  * the author's handler inside the per-call result SDK, bounding what it returns (once: a result
- * the handler already passed through `boundResult` is not bounded again), and
+ * the handler already passed through `boundResult` is not bounded again); non-object arguments
+ * get the query tool's INVALID_RESPONSE_CONTROLS envelope, or an isError result naming the
+ * problem for another tool (setRawToolsCallHandler: past the Server's own -32602), and
  * `artifact://<namespace>/{id}` reads are answered here. Tools with an outputSchema are listed with
  * the rewritten schema and their results enforced against the original. Also declares the tools
  * and resources capabilities, so it must run before `connect`. The answers themselves are the
@@ -99,7 +100,7 @@ export function attachToServer(server: Server, parts: AttachParts): void {
     const firstPage = request.params?.cursor === undefined;
     return { ...base, tools: session.advertiseTools(base.tools, { firstPage }) };
   });
-  original(RAW_CALL_TOOL_REQUEST_SCHEMA, (request: CallToolRequest, extra: Extra) => {
+  setRawToolsCallHandler(server, (request, extra) => {
     const handler = author("tools/call") as ToolCallNext | undefined;
     return session.runToolCall(request, extra, handler ?? toolNotFound);
   });

@@ -55,9 +55,10 @@ export function parseCallToolRequest(request: {
  * A request schema for an SDK Server's `setRequestHandler` that names tools/call and lets its
  * params through as received (the same object), so the adapter checks `arguments` itself: the
  * SDK's CallToolRequestSchema would fail non-object arguments with a zod dump (-32603) and drop
- * an own `__proto__` key silently. Limits: the low-level Server (SDK 1.32) still validates every
- * tools/call against CallToolRequestSchema before the handler runs, so non-object arguments are
- * refused there with -32602 (docs/sdk-notes.md); only an own `__proto__` key reaches the adapter.
+ * an own `__proto__` key silently. Limits: a low-level Server (SDK 1.32) registering it through
+ * its own setRequestHandler still validates every tools/call against CallToolRequestSchema before
+ * the handler runs (-32602 for non-object arguments); attach registers past that check
+ * (attach-call-tool.ts, docs/sdk-notes.md 19).
  */
 export const RAW_CALL_TOOL_REQUEST_SCHEMA = z.looseObject({
   method: z.literal("tools/call"),

@@ -23,7 +23,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
-import { forgetReceivedJson } from "../received-json.js";
+import { keepReceivedJsonWhileUnchanged } from "../hooked-received-json.js";
 import type { ToolHooks } from "../relay-hooks.js";
 import type { UpstreamSyncState } from "../upstream-sync.js";
 import { PASS_THROUGH_RESULT, requestAsSent } from "./protocol.js";
@@ -155,8 +155,9 @@ export function createRelayServer(options: RelayServerOptions): Server {
     const name = request.params.name;
     const hook = options.hooks?.[name];
     if (hook === undefined || request.params.task !== undefined) return result;
-    // A hook may change structuredContent in place: its wire text would no longer describe it.
-    forgetReceivedJson(result.structuredContent);
+    // A hook may change structuredContent in place: its wire text is kept only while it still
+    // describes the value.
+    keepReceivedJsonWhileUnchanged(result.structuredContent);
     try {
       await hook({
         toolName: name,
