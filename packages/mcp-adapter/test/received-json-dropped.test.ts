@@ -22,8 +22,8 @@ function received(wire: string): Record<string, unknown> {
 
 describe("the text a transport attached to structuredContent", () => {
   it.each([
-    ["small (hashed on the calling thread)", 2_000],
-    ["large (hashed on the helper thread)", OFF_THREAD_HASH_MIN_BYTES / 40],
+    ["small (hashed on the calling thread)", 1_500],
+    ["large (hashed on the helper thread)", OFF_THREAD_HASH_MIN_BYTES / 20],
   ])(
     "is stored as the upstream's bytes, then dropped from the value the cache keeps: %s",
     async (_name, count) => {

@@ -26,8 +26,14 @@ function writeUtf8(target: Buffer, text: string): Buffer {
   return written === target.length ? target : target.subarray(0, written);
 }
 
-/** Payloads of at least this many bytes are hashed on a helper thread while the caller parses. */
-export const OFF_THREAD_HASH_MIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Payloads of at least this many bytes are hashed and tested for inexact number candidates on a
+ * helper thread while the caller parses. Chosen by measured main-thread cost (bench/RESULTS.md):
+ * from 64 KiB, encoding into shared memory and posting to the thread costs the calling thread
+ * about 0.2x a JSON.parse of the payload, where hashing and the candidate regex in line cost
+ * about 0.5x; smaller results (down to inlineBytes) keep both in line.
+ */
+export const OFF_THREAD_HASH_MIN_BYTES = 64 * 1024;
 
 /** A payload's bytes, with their sha256 still being computed. */
 export interface EncodingPayload {
