@@ -35,6 +35,15 @@ function writeUtf8(target: Buffer, text: string): Buffer {
  */
 export const OFF_THREAD_HASH_MIN_BYTES = 64 * 1024;
 
+/**
+ * Stored JSON bodies read back of at least this many bytes are tested for inexact number
+ * candidates on the helper thread while the caller parses them (parseStoredBodyOffThread). Higher
+ * than OFF_THREAD_HASH_MIN_BYTES: a stored body is first copied into a fresh SharedArrayBuffer,
+ * and at 64 KiB that copy and the round trip cost the main thread as much as the regex in line
+ * (both about 1.37x a plain parse), while from 1 MiB the thread is cheaper (bench/RESULTS.md).
+ */
+export const OFF_THREAD_STORED_TEST_MIN_BYTES = 1024 * 1024;
+
 /** A payload's bytes, with their sha256 still being computed. */
 export interface EncodingPayload {
   body: Buffer;
