@@ -1,7 +1,9 @@
-// tsx bench/exact-off-thread.ts   (BENCH_EXACT_MIB, BENCH_EXACT_ROUNDS)
+// tsx bench/exact-off-thread.ts   (BENCH_EXACT_MIB: one size or a comma list, default
+// "0.0625,1,8,50"; BENCH_EXACT_ROUNDS)
 // SPEC.md §10 says exact numbers cost nothing on payloads without them. This measures the
-// adapter's two full-document read paths on a 50 MiB generated payload (generate-payload.ts, no
-// inexact literal in it), each against the same path without exact numbers, in one run:
+// adapter's two full-document read paths on generated payloads of each size (generate-payload.ts,
+// no inexact literal in them), each against the same path without exact numbers, in one run
+// (a small size repeats each system within a sample, so a sample is about 16 MiB of payload):
 //   bound:  encode + hash (startEncodingPayload) and parse of a fresh payload, awaited as
 //           bound-result.ts awaits it: "plain" parses with JSON.parse (before exact numbers),
 //           "in line" with parseJsonExact (its candidate regex on this thread), "off-thread" with
@@ -21,7 +23,8 @@ import { runInNewContext } from "node:vm";
 import { formatBytes, formatMs, median, printTable } from "@bounded-mcp/bench-utils";
 import { mayHoldInexactNumbers } from "@bounded-mcp/query-core";
 import { parseStoredBody, parseStoredBodyOffThread } from "../src/artifacts/artifact-service.js";
-import { startEncodingPayload } from "../src/bounding/encode-payload.js";
+import { encodePayloadText, startEncodingPayload } from "../src/bounding/encode-payload.js";
+import { factsOffThread } from "../src/bounding/hash-off-thread.js";
 import { parsePayload } from "../src/bounding/payload.js";
 import { generatePayloadText } from "./generate-payload.js";
 
@@ -29,7 +32,7 @@ setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
 
 const MIB = 1024 * 1024;
-const SIZE_MIB = Number(process.env["BENCH_EXACT_MIB"] ?? "50");
+const SIZES_MIB = (process.env["BENCH_EXACT_MIB"] ?? "0.0625,1,8,50").split(",").map(Number);
 const ROUNDS = Number(process.env["BENCH_EXACT_ROUNDS"] ?? "7");
 
 /** The calling thread's on-CPU time in ms (Linux). */
@@ -41,32 +44,40 @@ interface Sample {
   process: number;
   wall: number;
 }
-const samples = new Map<string, Sample[]>();
+let samples = new Map<string, Sample[]>();
 
-/** JSON.parse of the file's text, wall ms, in a child process that holds only that text. */
+/** JSON.parse of the file's text `argv[2]` times, wall ms each, in a child holding only that text. */
 const CHILD_PARSE = `
 const text = require("node:fs").readFileSync(process.argv[1], "utf8");
+const repeat = Number(process.argv[2]);
 gc();
 const start = performance.now();
-JSON.parse(text);
-process.stdout.write(String(performance.now() - start));
+for (let i = 0; i < repeat; i++) JSON.parse(text);
+process.stdout.write(String((performance.now() - start) / repeat));
 `;
-const childParseMs = (file: string) =>
+const childParseMs = (file: string, repeat: number) =>
   Number(
-    execFileSync(process.execPath, ["--expose-gc", "-e", CHILD_PARSE, file], { encoding: "utf8" }),
+    execFileSync(process.execPath, ["--expose-gc", "-e", CHILD_PARSE, file, String(repeat)], {
+      encoding: "utf8",
+    }),
   );
 
-async function measure(name: string, run: () => Promise<unknown> | unknown, counted: boolean) {
+async function measure(
+  name: string,
+  run: () => Promise<unknown> | unknown,
+  counted: boolean,
+  repeat: number,
+) {
   collectGarbage();
   const wall = performance.now();
   const main = threadCpuMs();
   const cpu = process.cpuUsage();
-  await run();
+  for (let time = 0; time < repeat; time++) await run();
   const usage = process.cpuUsage(cpu);
   const sample = {
-    main: threadCpuMs() - main,
-    process: (usage.user + usage.system) / 1000,
-    wall: performance.now() - wall,
+    main: (threadCpuMs() - main) / repeat,
+    process: (usage.user + usage.system) / 1000 / repeat,
+    wall: (performance.now() - wall) / repeat,
   };
   if (!counted) return;
   const list = samples.get(name) ?? [];
@@ -74,8 +85,10 @@ async function measure(name: string, run: () => Promise<unknown> | unknown, coun
   list.push(sample);
 }
 
-async function main() {
-  const text = Buffer.from(generatePayloadText(SIZE_MIB * MIB).text, "utf8").toString("utf8");
+async function runSize(sizeMib: number) {
+  samples = new Map();
+  const repeat = Math.max(1, Math.round(16 / sizeMib));
+  const text = Buffer.from(generatePayloadText(sizeMib * MIB).text, "utf8").toString("utf8");
   if (mayHoldInexactNumbers(text)) throw new Error("the generated document has number candidates");
   const bytes = Buffer.byteLength(text);
   const stored = Buffer.from(text, "utf8");
@@ -83,7 +96,7 @@ async function main() {
   const file = join(directory, "nodes.json");
   writeFileSync(file, text);
   process.stdout.write(
-    `§10 off-thread candidate test: ${formatBytes(bytes)} generated payload, no inexact literal; Node ${process.version}; ${ROUNDS} rounds (+1 warm-up)\n`,
+    `§10 off-thread candidate test: ${formatBytes(bytes)} generated payload, no inexact literal; Node ${process.version}; ${ROUNDS} rounds (+1 warm-up), ${repeat} run(s) per sample\n`,
   );
   const bound = async (parse: "plain" | "in line" | "off-thread") => {
     const encoding = startEncodingPayload(text, bytes);
@@ -112,9 +125,9 @@ async function main() {
   for (let round = -1; round < ROUNDS; round++) {
     const shift = Math.max(round, 0) % order.length;
     for (const name of [...order.slice(shift), ...order.slice(0, shift)]) {
-      await measure(name, systems[name] as () => unknown, round >= 0);
+      await measure(name, systems[name] as () => unknown, round >= 0, repeat);
     }
-    if (round >= 0) child.push(childParseMs(file));
+    if (round >= 0) child.push(childParseMs(file, repeat));
     process.stderr.write(`${round < 0 ? "warm-up" : `round ${round + 1}/${ROUNDS}`} done\n`);
   }
   rmSync(directory, { recursive: true, force: true });
@@ -134,6 +147,10 @@ async function main() {
     };
   });
   process.stdout.write(`JSON.parse in a child process: median ${cell(child)}\n`);
+  const childMedian = median(child);
+  process.stdout.write(
+    `main-thread CPU ÷ JSON.parse in the child: ${order.map((name) => `${name} ${(median(of(name, "main")) / childMedian).toFixed(2)}x`).join("; ")}\n`,
+  );
   printTable(
     "read paths: plain JSON.parse vs exact in line vs exact with the test off-thread",
     rows,
@@ -151,4 +168,46 @@ async function main() {
   }
 }
 
-await main();
+/**
+ * Where the thread pays (how OFF_THREAD_HASH_MIN_BYTES was chosen): main-thread CPU of encoding, hashing
+ * and the candidate regex in line, and of encoding into shared memory and awaiting the thread,
+ * each ÷ JSON.parse of the same text, medians of 5 rounds of batches of about 20 MiB.
+ */
+async function crossover() {
+  const rows = [];
+  for (const kib of [16, 64, 256, 1024, 8192]) {
+    const text = Buffer.from(generatePayloadText(kib * 1024).text, "utf8").toString("utf8");
+    const bytes = Buffer.byteLength(text);
+    const repeat = Math.max(3, Math.round(20_000 / kib));
+    const times = { parse: [] as number[], inline: [] as number[], thread: [] as number[] };
+    for (let round = 0; round < 5; round++) {
+      let start = threadCpuMs();
+      for (let time = 0; time < repeat; time++) JSON.parse(text);
+      times.parse.push(threadCpuMs() - start);
+      start = threadCpuMs();
+      for (let time = 0; time < repeat; time++) {
+        encodePayloadText(text, bytes);
+        mayHoldInexactNumbers(text);
+      }
+      times.inline.push(threadCpuMs() - start);
+      start = threadCpuMs();
+      for (let time = 0; time < repeat; time++) {
+        const shared = Buffer.from(new SharedArrayBuffer(bytes));
+        shared.write(text, 0, bytes, "utf8");
+        await factsOffThread(shared);
+      }
+      times.thread.push(threadCpuMs() - start);
+    }
+    const parse = median(times.parse);
+    rows.push({
+      size: formatBytes(bytes),
+      "JSON.parse": formatMs(parse / repeat),
+      "encode + hash + regex in line ÷ parse": `${(median(times.inline) / parse).toFixed(3)}x`,
+      "shared encode + thread ÷ parse": `${(median(times.thread) / parse).toFixed(3)}x`,
+    });
+  }
+  printTable("main-thread CPU of the candidate test and hashing: in line vs on the thread", rows);
+}
+
+for (const size of SIZES_MIB) await runSize(size);
+if (process.env["BENCH_EXACT_CROSSOVER"] !== "0") await crossover();

@@ -1,5 +1,5 @@
 // What the hashing thread keeps alive: RSS of one process after bounding `count` payloads of
-// `mebibytes` each (hashed off-thread, since they are over 8 MiB), with the fs store (a body is
+// `mebibytes` each (hashed off-thread, since they are over 64 KiB), with the fs store (a body is
 // on disk once put, so nothing of the adapter should hold it) and no parse cache, after a full
 // garbage collection of the main thread. Each payload is the same text with another marker, so
 // every bound makes its own shared body and its own artifact. The process holds the payload text,

@@ -15,6 +15,7 @@ export {
   KeyRingError,
   parseKeyRing,
 } from "./cursor/key-ring.js";
+export { mayHoldInexactNumbersInBytes } from "./exact/candidate-bytes.js";
 export {
   INEXACT_CANDIDATE_SOURCE,
   isInexactLiteral,

@@ -9,9 +9,11 @@ import {
 import {
   FIXTURE_SERVER_PATH,
   RAW_LINE_SERVER_PATH,
+  RAW_RESULT_SERVER_PATH,
   SERVER_EVERYTHING_PATH,
 } from "./test-support/fixture-paths.js";
 import { createPayloadText } from "./test-support/payload.mjs";
+import { SPACED_STRUCTURED } from "./test-support/spaced-structured.mjs";
 
 const MEBIBYTE = 1024 * 1024;
 const clients: Client[] = [];
@@ -309,5 +311,30 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
     expect(await client.callTool({ name: "echo", arguments: { message: "hello" } })).toEqual({
       content: [{ type: "text", text: "Echo: hello" }],
     });
+  });
+});
+
+describe("the text a result's structuredContent arrived as", () => {
+  it("is sliced from the line on first use and answered the same on every later use", async () => {
+    const transport = createLinearStdioClientTransport({
+      command: process.execPath,
+      args: [RAW_RESULT_SERVER_PATH],
+      name: "raw",
+    });
+    const client = new Client({ name: "relay-test", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(transport);
+    const seen: unknown[] = [];
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const structured = (message as { result?: { structuredContent?: object } }).result
+        ?.structuredContent;
+      if (structured !== undefined) seen.push(structured);
+      deliver?.(message, extra);
+    };
+    await client.callTool({ name: "spaced_structured" });
+    const [structured] = seen as Array<Record<symbol, unknown>>;
+    const attached = structured?.[Symbol.for("@bounded-mcp/received-json")] as () => unknown;
+    expect([attached(), attached()]).toEqual([SPACED_STRUCTURED, SPACED_STRUCTURED]);
   });
 });

@@ -270,7 +270,7 @@ export function createLinearStdioClientTransport(
     const structured = (message.result as { structuredContent?: unknown } | null)
       ?.structuredContent;
     if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return;
-    attachReceivedJson(structured, () => structuredContentText(line));
+    attachReceivedJson(structured, receivedTextOnce(line));
   }
 
   function receiveOversizedLine(line: OversizedLine): void {
@@ -425,6 +425,24 @@ export function createLinearStdioClientTransport(
   }
 
   return transport;
+}
+
+/**
+ * The structuredContent text of `line`, sliced on the first call and the same answer after:
+ * the closure holds the line only until then, so a structuredContent object that outlives its
+ * bounding (a parse cache keeps it as the document) no longer keeps the line for the first call's
+ * sake (the slice still shares the line's memory, until the adapter drops the text after storing).
+ */
+function receivedTextOnce(line: string): () => string | undefined {
+  let pending: string | undefined = line;
+  let sliced: string | undefined;
+  return () => {
+    if (pending !== undefined) {
+      sliced = structuredContentText(pending);
+      pending = undefined;
+    }
+    return sliced;
+  };
 }
 
 /** "exited with code 1" or "was killed by SIGKILL", for error messages. */

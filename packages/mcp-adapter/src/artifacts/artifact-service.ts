@@ -8,7 +8,7 @@ import {
   isExpiredArtifact,
   type StagedBody,
 } from "@bounded-mcp/stores";
-import { OFF_THREAD_HASH_MIN_BYTES } from "../bounding/encode-payload.js";
+import { OFF_THREAD_STORED_TEST_MIN_BYTES } from "../bounding/encode-payload.js";
 import { testInexactOffThread } from "../bounding/hash-off-thread.js";
 import { parseJsonStringBody } from "../bounding/payload.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
@@ -108,7 +108,7 @@ export function parseStoredBody(body: Uint8Array, mediaType: ArtifactMediaType):
 }
 
 /** Stored JSON bodies of at least this many bytes are tested for inexact candidates off-thread. */
-const OFF_THREAD_TEST_MIN_BYTES = OFF_THREAD_HASH_MIN_BYTES;
+const OFF_THREAD_TEST_MIN_BYTES = OFF_THREAD_STORED_TEST_MIN_BYTES;
 
 /**
  * parseStoredBody with the inexact-candidate test (SPEC.md §10) of a large JSON body run on the

@@ -1,6 +1,6 @@
 import { exactLiteral, isExactNumber } from "@bounded-mcp/query-core";
 import { describe, expect, it } from "vitest";
-import { OFF_THREAD_HASH_MIN_BYTES } from "../bounding/encode-payload.js";
+import { OFF_THREAD_STORED_TEST_MIN_BYTES } from "../bounding/encode-payload.js";
 import { parseStoredBody, parseStoredBodyOffThread } from "./artifact-service.js";
 
 describe("parseStoredBody", () => {
@@ -28,7 +28,7 @@ describe("parseStoredBody", () => {
 describe("parseStoredBodyOffThread", () => {
   /** A JSON body past the off-thread size, as a view into a larger Buffer (as stores return them). */
   const largeBody = (items: string) => {
-    const text = `{"pad":"${"x".repeat(OFF_THREAD_HASH_MIN_BYTES)}","items":[${items}]}`;
+    const text = `{"pad":"${"x".repeat(OFF_THREAD_STORED_TEST_MIN_BYTES)}","items":[${items}]}`;
     return Buffer.from(`##${text}##`, "utf8").subarray(2, 2 + Buffer.byteLength(text));
   };
   const itemsOf = (document: unknown) => (document as { items: unknown[] }).items;
@@ -68,7 +68,7 @@ describe("parseStoredBodyOffThread", () => {
   });
 
   it("rejects a large body that is not JSON with JSON.parse's error", async () => {
-    const body = Buffer.from(`{"pad":"${"x".repeat(OFF_THREAD_HASH_MIN_BYTES)}",`);
+    const body = Buffer.from(`{"pad":"${"x".repeat(OFF_THREAD_STORED_TEST_MIN_BYTES)}",`);
     await expect(parseStoredBodyOffThread(body, "application/json")).rejects.toThrow(SyntaxError);
   });
 });

@@ -29,6 +29,7 @@ import { measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
+import { dropReceivedJson } from "./received-json.js";
 import { type RedactHook, redactPayloadText } from "./redact-payload.js";
 
 /** What a preview hook receives: the parsed payload of one oversized result. */
@@ -256,6 +257,9 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     if (tested !== undefined && (await tested) !== false) {
       payload = parsePayload(source, parseJsonExact, true);
     }
+    // The text is encoded and parsed: the document (structuredContent itself when it arrived as
+    // parsed) must not keep the upstream's line alive in the parse cache.
+    dropReceivedJson(result.structuredContent);
     const scope = await dependencies.findScope(context);
     const id = deriveArtifactId(dependencies.keyRing, scope.hash, sha256);
     const analysis = analyzeDocument(payload.document);

@@ -42,7 +42,7 @@ describe("encodePayloadText", () => {
     const digests = await Promise.all(started.map(({ sha256 }) => sha256));
     expect({
       sharedMemory: started.map(({ body }) => body.buffer instanceof SharedArrayBuffer),
-      // Compared with Buffer#equals: a deep comparison of 8 MiB byte by byte is needlessly slow.
+      // Compared with Buffer#equals: a deep comparison of large bytes one by one is needlessly slow.
       sameBytes: started.map(({ body }, index) => body.equals(expected(texts[index] ?? "").body)),
       digests,
     }).toEqual({

@@ -26,8 +26,23 @@ function writeUtf8(target: Buffer, text: string): Buffer {
   return written === target.length ? target : target.subarray(0, written);
 }
 
-/** Payloads of at least this many bytes are hashed on a helper thread while the caller parses. */
-export const OFF_THREAD_HASH_MIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Payloads of at least this many bytes are hashed and tested for inexact number candidates on a
+ * helper thread while the caller parses. Chosen by measured main-thread cost (bench/RESULTS.md):
+ * from 64 KiB, encoding into shared memory and posting to the thread costs the calling thread
+ * about 0.2x a JSON.parse of the payload, where hashing and the candidate regex in line cost
+ * about 0.5x; smaller results (down to inlineBytes) keep both in line.
+ */
+export const OFF_THREAD_HASH_MIN_BYTES = 64 * 1024;
+
+/**
+ * Stored JSON bodies read back of at least this many bytes are tested for inexact number
+ * candidates on the helper thread while the caller parses them (parseStoredBodyOffThread). Higher
+ * than OFF_THREAD_HASH_MIN_BYTES: a stored body is first copied into a fresh SharedArrayBuffer,
+ * and at 64 KiB that copy and the round trip cost the main thread as much as the regex in line
+ * (both about 1.37x a plain parse), while from 1 MiB the thread is cheaper (bench/RESULTS.md).
+ */
+export const OFF_THREAD_STORED_TEST_MIN_BYTES = 1024 * 1024;
 
 /** A payload's bytes, with their sha256 still being computed. */
 export interface EncodingPayload {

@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { mayHoldInexactNumbers } from "@bounded-mcp/query-core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOffThread, hashOffThread } from "./hash-off-thread.js";
+import { factsOffThread, hashOffThread, testInexactOffThread } from "./hash-off-thread.js";
 
 const BUILT = fileURLToPath(new URL("../../dist/bounding/hash-off-thread.js", import.meta.url));
 
@@ -28,6 +29,37 @@ describe("factsOffThread", () => {
       sha256: createHash("sha256").update(bytes).digest("hex"),
       mayHoldInexactNumbers: mayHoldInexactNumbers(text),
     });
+  });
+});
+
+/** JSON-ish texts with numbers of every form (long, exponents, -0), anchors and non-ASCII. */
+const numberTexts = fc
+  .array(
+    fc.oneof(
+      fc.double({ noNaN: true }).map(String),
+      fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
+      fc.constantFrom("-0", "-0.0", "-0.5", "1e400", "1e40", "-0e", '"a:', "\u00e9", "😀"),
+      fc.constantFrom(...'0123456789.eE+-[]:,{} \n"x'),
+    ),
+    { maxLength: 30 },
+  )
+  .map((parts) => parts.join(""));
+
+describe("the thread's candidate test and the one in line", () => {
+  it("give the same answer for fresh payloads (factsOffThread) and stored bodies (testInexactOffThread)", async () => {
+    await fc.assert(
+      fc.asyncProperty(numberTexts, async (text) => {
+        const expected = mayHoldInexactNumbers(text);
+        const fresh = await factsOffThread(sharedBytesOf(text));
+        // A stored body is an ordinary Buffer (copied into shared memory for the thread).
+        const stored = await testInexactOffThread(Buffer.from(text, "utf8"));
+        expect({ fresh: fresh?.mayHoldInexactNumbers, stored }).toEqual({
+          fresh: expected,
+          stored: expected,
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

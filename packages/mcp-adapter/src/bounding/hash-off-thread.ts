@@ -1,21 +1,20 @@
 import { Worker } from "node:worker_threads";
-import { INEXACT_CANDIDATE_SOURCE } from "@bounded-mcp/query-core";
+import { mayHoldInexactNumbersInBytes } from "@bounded-mcp/query-core";
 
 // The helper thread: hashes the bytes it is sent (views over a SharedArrayBuffer, so nothing is
-// copied) and tests them for inexact number candidates (query-core's mayHoldInexactNumbers regex,
-// over the bytes decoded as latin1: the regex matches ASCII only and UTF-8 writes every non-ASCII
-// char as bytes of 0x80 or more, so the answer is the one for the UTF-8 text), then answers with
-// the hex digest and that answer. CommonJS, as `eval` workers are.
+// copied) and tests them for inexact number candidates with query-core's
+// mayHoldInexactNumbersInBytes (the same answer as its mayHoldInexactNumbers regex on their UTF-8
+// text, read from the shared bytes in place: no decoded copy of the payload on this thread), then
+// answers with the hex digest and that answer. CommonJS, as `eval` workers are; the scanner is
+// self-contained, so its compiled source is sent as is.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
-const candidate = new RegExp(${JSON.stringify(INEXACT_CANDIDATE_SOURCE)});
+const mayHoldInexactNumbersInBytes = ${String(mayHoldInexactNumbersInBytes)};
 parentPort.on("message", (message) => {
   const bytes = message.bytes;
   const sha256 = message.hash ? createHash("sha256").update(bytes).digest("hex") : "";
-  const mayHoldInexactNumbers = candidate.test(
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"),
-  );
+  const mayHoldInexactNumbers = mayHoldInexactNumbersInBytes(bytes);
   parentPort.postMessage({ job: message.job, sha256, mayHoldInexactNumbers });
 });
 `;
@@ -98,8 +97,8 @@ function hashThread(): HashThread | null {
  * then does the work on its own thread). The thread is shared by the process, started on first
  * use, replaced when idle after RECYCLE_AFTER_BYTES, and keeps the process alive only while a job
  * is pending. It changes nothing process-wide (no V8 flags). The caller must not write `bytes`
- * until the promise settles. Limits: the candidate test decodes the bytes as latin1 on the helper
- * thread (one more copy of them there, freed with the job).
+ * until the promise settles. The candidate test reads the shared bytes in place (no copy on the
+ * helper thread either).
  */
 export function factsOffThread(bytes: Uint8Array): Promise<OffThreadFacts | null> {
   return postJob(bytes, true);

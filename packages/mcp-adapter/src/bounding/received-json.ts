@@ -20,3 +20,13 @@ export function receivedJsonOf(value: unknown): string | undefined {
   const text: unknown = attached();
   return typeof text === "string" ? text : undefined;
 }
+
+/**
+ * Drops the text a transport attached to `value` (see RECEIVED_JSON), once its bytes are encoded
+ * for the store: the value may live on as a cached document, and the attached text (a slice of
+ * the upstream's whole JSON-RPC line, which it keeps alive) would stay with it, a second copy of
+ * the payload for the artifact's life in the cache. Invisible otherwise (a non-enumerable symbol).
+ */
+export function dropReceivedJson(value: unknown): void {
+  if (typeof value === "object" && value !== null) Reflect.deleteProperty(value, RECEIVED_JSON);
+}

@@ -1,0 +1,84 @@
+// One 50 MiB call through the built proxy (build apps/proxy first), a fresh proxy per run, so the
+// peak (VmHWM) is one call's: peak RSS as a multiple of the payload, and the call's wall time as a
+// multiple of JSON.parse of the same text timed in a separate child holding only that text, with
+// `uptime` per run. The upstream is apps/proxy's bench/big-result-server.mjs (one text block).
+// Run from the repository root: node packages/relay/bench/big-call-through-proxy.mjs [MiB] [runs]
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const WT = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
+const require = createRequire(`${WT}/apps/proxy/package.json`);
+const { Client } = await import(require.resolve("@modelcontextprotocol/sdk/client/index.js"));
+const { StdioClientTransport } = await import(
+  require.resolve("@modelcontextprotocol/sdk/client/stdio.js")
+);
+const MIB = Number(process.argv[2] ?? "50");
+const RUNS = Number(process.argv[3] ?? "3");
+const extra = (process.env.PROXY_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const row = (i) => `{"id":${i},"name":"item-${i}","tags":["a","b"],"note":"${"n".repeat(200)}"}`;
+const rows = [];
+let length = 0;
+for (let i = 0; length < MIB * 1024 * 1024; i++) {
+  const t = row(i);
+  rows.push(t);
+  length += t.length + 1;
+}
+const file = join(mkdtempSync(join(tmpdir(), "big-call-")), "payload.json");
+writeFileSync(file, `{"rows":[${rows.join(",")}]}`);
+rows.length = 0;
+const hwm = (pid) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) * 1024;
+const CHILD = `const t=require("node:fs").readFileSync(process.argv[1],"utf8");gc();const s=performance.now();JSON.parse(t);process.stdout.write(String(performance.now()-s));`;
+const out = [];
+for (let run = 0; run < RUNS; run++) {
+  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      ...extra,
+      `${WT}/apps/proxy/dist/cli.js`,
+      "--",
+      process.execPath,
+      `${WT}/apps/proxy/bench/big-result-server.mjs`,
+      String(MIB),
+    ],
+    env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "error" },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "b", version: "1" });
+  await client.connect(transport);
+  const pid = transport.pid;
+  const start0 = hwm(pid);
+  const t0 = performance.now();
+  const result = await client.callTool({ name: "big" });
+  const wall = performance.now() - t0;
+  const peak = hwm(pid);
+  const bytes = result.structuredContent.responseMeta.artifact.byteLength;
+  await client.close();
+  const parse = Number(
+    execFileSync(process.execPath, ["--expose-gc", "-e", CHILD, file], { encoding: "utf8" }),
+  );
+  const r = {
+    run,
+    payload: bytes,
+    startRss: (start0 / 2 ** 20).toFixed(0),
+    peakMiB: (peak / 2 ** 20).toFixed(0),
+    peakX: +(peak / bytes).toFixed(2),
+    aboveStartX: +((peak - start0) / bytes).toFixed(2),
+    wall: +wall.toFixed(0),
+    childParse: +parse.toFixed(0),
+    e2eX: +(wall / parse).toFixed(2),
+    uptime,
+  };
+  out.push(r);
+  console.log(JSON.stringify(r));
+}
+const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const px = out.map((r) => r.peakX),
+  ex = out.map((r) => r.e2eX);
+console.log(
+  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)})`,
+);
