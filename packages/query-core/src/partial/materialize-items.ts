@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { isInexactLiteral } from "../exact/detect.js";
 import { parseJsonExact } from "../exact/parse-exact.js";
 import { type JsonScanner, ScanError } from "./json-scanner.js";
@@ -11,30 +12,74 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
+const RECENT_STRINGS = 8;
+const RECENT_MAX_BYTES = 64;
+const TRUE = Buffer.from("true");
+const FALSE = Buffer.from("false");
+const NULL = Buffer.from("null");
+
+/** Whether bytes [start, end) equal `other` (from its first byte on). */
+function sameBytes(bytes: Uint8Array, start: number, end: number, other: Uint8Array): boolean {
+  if (end - start !== other.length) return false;
+  for (let at = 0; at < other.length; at += 1) if (bytes[start + at] !== other[at]) return false;
+  return true;
+}
+
+/** Whether bytes [start, end) are exactly `word`. */
+function isWord(bytes: Uint8Array, start: number, end: number, word: Uint8Array): boolean {
+  if (end - start !== word.length) return false;
+  for (let at = 1; at < word.length; at += 1) if (bytes[start + at] !== word[at]) return false;
+  return true;
+}
+
 /**
  * The item paths a request reads, as a tree of object keys: a node marked `whole` is read in
- * full (a path ends there); below the others only their children are read.
+ * full (a path ends there); below the others only their children are read. `decode` marks a node
+ * a filter reads (a filter path ends at or below it): its value is decoded. A `whole` node only
+ * fields read is not decoded: it holds FIELD_PRESENT, since only the page's items are projected
+ * and those are parsed whole.
  */
 export interface PathTree {
   whole: boolean;
+  decode: boolean;
   readonly children: Map<string, PathTree>;
   /** The children with their keys' UTF-8 bytes, so a raw key is matched without decoding it. */
   readonly keyed: { key: string; bytes: Uint8Array; node: PathTree }[];
+  /** Strings decoded here lately (enum-like values repeat: `type`, `status`), reused by bytes. */
+  readonly recent: { bytes: Uint8Array; text: string }[];
+  /** Reuse pays while hits keep up with misses; it stops for good once they fall behind. */
+  hits: number;
+  misses: number;
 }
+
+/** What a materialized item holds where a field (read by no filter) has a value. */
+export const FIELD_PRESENT = true;
 
 function createNode(): PathTree {
-  return { whole: false, children: new Map(), keyed: [] };
+  return {
+    whole: false,
+    decode: false,
+    children: new Map(),
+    keyed: [],
+    recent: [],
+    hits: 0,
+    misses: 0,
+  };
 }
 
-/**
- * The tree of `paths` (each the unescaped tokens of one field or filter path relative to an
- * item; an empty path is the whole item).
- */
-export function pathTreeOf(paths: readonly (readonly string[])[]): PathTree {
+/** One path of an item: its unescaped tokens (empty: the item itself) and whether a filter reads it. */
+export interface ItemPath {
+  readonly tokens: readonly string[];
+  readonly filter: boolean;
+}
+
+/** The tree of `paths`. */
+export function pathTreeOf(paths: readonly ItemPath[]): PathTree {
   const root = createNode();
   const encoder = new TextEncoder();
-  for (const tokens of paths) {
+  for (const { tokens, filter } of paths) {
     let node = root;
+    if (filter) node.decode = true;
     for (const token of tokens) {
       let child = node.children.get(token);
       if (child === undefined) {
@@ -43,6 +88,7 @@ export function pathTreeOf(paths: readonly (readonly string[])[]): PathTree {
         node.keyed.push({ key: token, bytes: encoder.encode(token), node: child });
       }
       node = child;
+      if (filter) node.decode = true;
     }
     node.whole = true;
   }
@@ -53,7 +99,8 @@ export function pathTreeOf(paths: readonly (readonly string[])[]): PathTree {
 export interface MaterializedItems {
   /**
    * One value per element: an object element as a new object holding only the keys on the tree
-   * (values at a path's end parsed whole), any other element parsed whole.
+   * (values at a filter path's end parsed whole, at a field path's end FIELD_PRESENT), any other
+   * element parsed whole.
    */
   items: unknown[];
   /** Byte offsets of each element's text (start, end) when asked for; else empty. */
@@ -79,55 +126,88 @@ class ItemReader {
 
   /** Reads the element at `position`; sets `end`. */
   element(position: number): unknown {
+    return this.read(position, this.tree);
+  }
+
+  /** The value at `position` as `node` reads it (thin object, marker or parsed); sets `end`. */
+  private read(position: number, node: PathTree): unknown {
+    if (node.whole) {
+      if (node.decode) return this.value(position, node);
+      this.end = this.scanner.skipValue(position);
+      return FIELD_PRESENT;
+    }
+    return this.scanner.bytes[position] === OPEN_BRACE
+      ? this.object(position, node)
+      : this.value(position, node);
+  }
+
+  /** The string [start, end) without escapes, decoded, or reused from `node`'s recent ones. */
+  private text(start: number, end: number, node: PathTree): string {
     const bytes = this.scanner.bytes;
-    if (!this.tree.whole && bytes[position] === OPEN_BRACE) return this.object(position, this.tree);
-    return this.value(position);
+    const length = end - start;
+    if (length > RECENT_MAX_BYTES || node.misses > node.hits + 64) {
+      return bytes.toString("utf8", start, end);
+    }
+    const recent = node.recent;
+    for (let at = 0; at < recent.length; at += 1) {
+      const entry = recent[at] as { bytes: Uint8Array; text: string };
+      if (sameBytes(bytes, start, end, entry.bytes)) {
+        node.hits += 1;
+        return entry.text;
+      }
+    }
+    node.misses += 1;
+    const text = bytes.toString("utf8", start, end);
+    if (recent.length === RECENT_STRINGS) recent.pop();
+    recent.unshift({ bytes: Uint8Array.prototype.slice.call(bytes, start, end), text });
+    return text;
   }
 
   /** The value at `position`, parsed whole; sets `end`. */
-  private value(position: number): unknown {
+  private value(position: number, node: PathTree): unknown {
     const scanner = this.scanner;
     const first = scanner.bytes[position];
     if (first === QUOTE) {
       const end = scanner.skipString(position);
       this.end = end;
-      return scanner.readString(position, end);
+      return scanner.mayBeEscaped
+        ? scanner.readString(position, end)
+        : this.text(position + 1, end - 1, node);
     }
     const end = scanner.skipValue(position);
     this.end = end;
     if (first === OPEN_BRACE || first === 0x5b) return scanner.parse(position, end);
-    const literal = scanner.bytes.toString("latin1", position, end);
-    if (literal === "true") return true;
-    if (literal === "false") return false;
-    if (literal === "null") return null;
+    const bytes = scanner.bytes;
+    if (first === 0x74 && isWord(bytes, position, end, TRUE)) return true;
+    if (first === 0x66 && isWord(bytes, position, end, FALSE)) return false;
+    if (first === 0x6e && isWord(bytes, position, end, NULL)) return null;
+    const literal = bytes.toString("latin1", position, end);
     if (isInexactLiteral(literal)) return parseJsonExact(literal);
     const number = Number(literal);
     if (Number.isNaN(number)) throw new ScanError("expected a value");
     return number;
   }
 
-  /** The child of `node` named by the raw key bytes [from, to), if any. */
-  private child(node: PathTree, from: number, to: number): { key: string; node: PathTree } | null {
+  /**
+   * The child of `node` named by the raw key bytes [from, to), if any; `mayBeEscaped` as the
+   * scanner said of the key (an escaped key is decoded and looked up).
+   */
+  private child(
+    node: PathTree,
+    from: number,
+    to: number,
+    mayBeEscaped: boolean,
+  ): { key: string; node: PathTree } | null {
     const bytes = this.scanner.bytes;
-    for (let at = from; at < to; at += 1) {
-      if (bytes[at] === BACKSLASH) {
-        const key = JSON.parse(bytes.toString("utf8", from - 1, to + 1)) as string;
-        const found = node.children.get(key);
-        return found === undefined ? null : { key, node: found };
-      }
+    if (mayBeEscaped && bytes.subarray(from, to).includes(BACKSLASH)) {
+      const key = JSON.parse(bytes.toString("utf8", from - 1, to + 1)) as string;
+      const found = node.children.get(key);
+      return found === undefined ? null : { key, node: found };
     }
-    const length = to - from;
-    for (const candidate of node.keyed) {
-      const wanted = candidate.bytes;
-      if (wanted.length !== length) continue;
-      let same = true;
-      for (let at = 0; at < length; at += 1) {
-        if (wanted[at] !== bytes[from + at]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return candidate;
+    const keyed = node.keyed;
+    for (let at = 0; at < keyed.length; at += 1) {
+      const candidate = keyed[at] as { key: string; bytes: Uint8Array; node: PathTree };
+      if (sameBytes(bytes, from, to, candidate.bytes)) return candidate;
     }
     return null;
   }
@@ -145,15 +225,13 @@ class ItemReader {
     for (;;) {
       if (bytes[at] !== QUOTE) throw new ScanError("expected a key");
       const keyEnd = scanner.skipString(at);
-      const found = this.child(node, at + 1, keyEnd - 1);
+      const found =
+        node.keyed.length === 0 ? null : this.child(node, at + 1, keyEnd - 1, scanner.mayBeEscaped);
       const valueStart = scanner.skipWhitespace(scanner.expect(keyEnd, COLON));
       let valueEnd: number;
       if (found === null) valueEnd = scanner.skipValue(valueStart);
       else {
-        const value =
-          !found.node.whole && bytes[valueStart] === OPEN_BRACE
-            ? this.object(valueStart, found.node)
-            : this.value(valueStart);
+        const value = this.read(valueStart, found.node);
         valueEnd = this.end;
         // A later duplicate key replaces the value (as JSON.parse does); `__proto__` stays data.
         if (found.key === "__proto__") {

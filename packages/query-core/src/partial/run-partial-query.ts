@@ -13,7 +13,7 @@ import { isPlainPageRequest, type QueryOutcome, runQuery } from "../query/run-qu
 import { computeViewHash } from "../query/view-hash.js";
 import { JsonScanner } from "./json-scanner.js";
 import { locateArrayWindow } from "./locate-array.js";
-import { materializeItems, pathTreeOf } from "./materialize-items.js";
+import { type ItemPath, materializeItems, pathTreeOf } from "./materialize-items.js";
 
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
@@ -79,12 +79,13 @@ function selectionTokens(request: QueryRequest, context: QueryContext): string[]
   return tokens.some((token) => ARRAY_INDEX.test(token)) ? undefined : tokens;
 }
 
-/** The paths a fields/filters request reads of each item; what a decline check needs of them. */
+/** The paths a fields/filters request reads of each item. */
 interface ItemPaths {
-  /** Field paths and the paths of filters other than exists: each must resolve on some item. */
-  mustResolve: CompiledPath[];
-  /** Every path read (fields, filters, anyOf filters). */
-  all: CompiledPath[];
+  fields: CompiledPath[];
+  /** The paths of filters other than exists: each must resolve on some item. */
+  filtersMustResolve: CompiledPath[];
+  /** The paths filters read. */
+  filterPaths: ItemPath[];
 }
 
 /**
@@ -103,25 +104,20 @@ function itemPathsOf(request: QueryRequest): ItemPaths | undefined {
   ) {
     return undefined;
   }
-  const mustResolve: CompiledPath[] = [];
-  const all: CompiledPath[] = [];
+  const paths: ItemPaths = { fields: [], filtersMustResolve: [], filterPaths: [] };
   try {
-    for (const field of request.fields ?? []) {
-      const path = compileField(field);
-      mustResolve.push(path);
-      all.push(path);
-    }
+    paths.fields = (request.fields ?? []).map(compileField);
     for (const filter of request.filters ?? []) {
       for (const leaf of isAnyOfFilter(filter) ? filter.anyOf : [filter]) {
         const path = compileFilterPath(leaf.path);
-        if (leaf.op !== "exists") mustResolve.push(path);
-        all.push(path);
+        if (leaf.op !== "exists") paths.filtersMustResolve.push(path);
+        paths.filterPaths.push({ tokens: path.tokens, filter: true });
       }
     }
   } catch {
     return undefined;
   }
-  return { mustResolve, all };
+  return paths;
 }
 
 /** The context without its view cache: a view of a skeleton is never worth keeping. */
@@ -130,12 +126,62 @@ function withoutViewCache(context: QueryContext): QueryContext {
   return viewCache === undefined ? context : rest;
 }
 
+/** The items of the array as one scan read them, with the page's matched items parsed whole. */
+interface ScannedPage {
+  items: unknown[];
+  /** The indices of the page's items (the matched ones from the cursor's offset on). */
+  window: number[];
+}
+
+/**
+ * One scan of the array reading `tree`'s paths; undefined when the array is not there, the text
+ * is not JSON or a filter path resolves on no item (see runFilteredQuery).
+ */
+function scanPage(
+  bytes: Uint8Array,
+  tokens: readonly string[],
+  tree: ReturnType<typeof pathTreeOf>,
+  paths: ItemPaths,
+  request: QueryRequest,
+  context: QueryContext,
+): ScannedPage | undefined {
+  let items: unknown[];
+  let spans: number[];
+  try {
+    const scanned = materializeItems(bytes, tokens, tree, true);
+    if (scanned === undefined) return undefined;
+    ({ items, spans } = scanned);
+  } catch {
+    return undefined;
+  }
+  const unresolved = (path: CompiledPath) => !resolvesOnAny(items, null, path);
+  if (items.length > 0 && paths.filtersMustResolve.some(unresolved)) return undefined;
+  const start = windowStart(request, context);
+  const size = request.pageSize ?? context.limits.pageSize;
+  const indices =
+    request.filters === undefined
+      ? null
+      : applyFilters(items, compileFilters(request.filters)).indices;
+  const total = indices === null ? items.length : indices.length;
+  const scanner = new JsonScanner(bytes);
+  const window: number[] = [];
+  for (let position = start; position < Math.min(start + size, total); position += 1) {
+    const index = indices === null ? position : (indices[position] as number);
+    items[index] = scanner.parse(spans[2 * index] as number, spans[2 * index + 1] as number);
+    window.push(index);
+  }
+  return { items, window };
+}
+
 /**
  * Answers a fields and/or filters request from the bytes: every item is materialized with only
- * the values its paths read, the filters run on those (honest counts over every item), and the
- * page's matched items are parsed whole when no fields project them. Declines after the scan
- * when a field or filter path resolves on no item: runQuery's answer then names the items' own
- * keys (errors, suggestions), which the materialized items do not hold.
+ * the values its filters read, the filters run on those (honest counts over every item), and the
+ * page's matched items are parsed whole, so their projection is runQuery's. Fields are not read
+ * on the other items when each resolves on a page item (then runQuery's field checks see what
+ * they would see on the parsed document); otherwise the array is scanned again with every field
+ * marked where it is present (FIELD_PRESENT). Declines when a field or filter path resolves on
+ * no item: runQuery's answer then names the items' own keys (errors, suggestions), which the
+ * materialized items do not hold.
  */
 function runFilteredQuery(
   bytes: Uint8Array,
@@ -144,32 +190,22 @@ function runFilteredQuery(
   request: QueryRequest,
   context: QueryContext,
 ): QueryOutcome | undefined {
-  const projected = request.fields !== undefined;
-  let items: unknown[];
-  let spans: number[];
-  try {
-    const tree = pathTreeOf(paths.all.map((path) => path.tokens));
-    const scanned = materializeItems(bytes, tokens, tree, !projected);
-    if (scanned === undefined) return undefined;
-    ({ items, spans } = scanned);
-  } catch {
-    return undefined;
-  }
-  if (items.length > 0 && paths.mustResolve.some((path) => !resolvesOnAny(items, null, path))) {
-    return undefined;
-  }
-  if (!projected) {
-    const start = windowStart(request, context);
-    const size = request.pageSize ?? context.limits.pageSize;
-    const indices = applyFilters(items, compileFilters(request.filters ?? [])).indices;
-    const total = indices === null ? items.length : indices.length;
-    const scanner = new JsonScanner(bytes);
-    for (let position = start; position < Math.min(start + size, total); position += 1) {
-      const index = indices === null ? position : (indices[position] as number);
-      items[index] = scanner.parse(spans[2 * index] as number, spans[2 * index + 1] as number);
+  let page = scanPage(bytes, tokens, pathTreeOf(paths.filterPaths), paths, request, context);
+  if (page === undefined) return undefined;
+  const onPage = (path: CompiledPath) => resolvesOnAny(page?.items ?? [], page?.window ?? [], path);
+  if (!paths.fields.every(onPage)) {
+    const all = [
+      ...paths.filterPaths,
+      ...paths.fields.map((path) => ({ tokens: path.tokens, filter: false })),
+    ];
+    page = scanPage(bytes, tokens, pathTreeOf(all), paths, request, context);
+    if (page === undefined) return undefined;
+    const items = page.items;
+    if (items.length > 0 && paths.fields.some((path) => !resolvesOnAny(items, null, path))) {
+      return undefined;
     }
   }
-  return runQuery(skeleton(tokens, items), request, withoutViewCache(context));
+  return runQuery(skeleton(tokens, page.items), request, withoutViewCache(context));
 }
 
 /**
@@ -179,7 +215,7 @@ function runFilteredQuery(
  *   located and counted by a byte scan, and only the page's window of elements is parsed;
  * - fields and/or filters (every filter op, anyOf, measure) over an array, without describe,
  *   textSearch, jsonPath, objectMode, sort or aggregate: each item is scanned and only the values
- *   at the field and filter paths are materialized (runFilteredQuery).
+ *   the filters read are materialized, the page's items parsed whole (runFilteredQuery).
  * The answer is the one runQuery gives on the fully parsed document (parseJsonExact: same page,
  * counts, cursors, view hash, errors), so a later page of the parsed document continues it.
  * Returns undefined when the request or the document is not of that kind (responsePath does not
