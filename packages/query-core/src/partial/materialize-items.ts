@@ -13,6 +13,7 @@ const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
 const RECENT_STRINGS = 8;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const RECENT_MAX_BYTES = 64;
 const TRUE = Buffer.from("true");
 const FALSE = Buffer.from("false");
@@ -85,7 +86,11 @@ export function pathTreeOf(paths: readonly ItemPath[]): PathTree {
       if (child === undefined) {
         child = createNode();
         node.children.set(token, child);
-        node.keyed.push({ key: token, bytes: encoder.encode(token), node: child });
+        // A token with a lone surrogate has no UTF-8 form: only an escaped key can name it, and
+        // escaped keys are decoded and looked up in `children`.
+        if (!LONE_SURROGATE.test(token)) {
+          node.keyed.push({ key: token, bytes: encoder.encode(token), node: child });
+        }
       }
       node = child;
       if (filter) node.decode = true;
@@ -226,7 +231,9 @@ class ItemReader {
       if (bytes[at] !== QUOTE) throw new ScanError("expected a key");
       const keyEnd = scanner.skipString(at);
       const found =
-        node.keyed.length === 0 ? null : this.child(node, at + 1, keyEnd - 1, scanner.mayBeEscaped);
+        node.children.size === 0
+          ? null
+          : this.child(node, at + 1, keyEnd - 1, scanner.mayBeEscaped);
       const valueStart = scanner.skipWhitespace(scanner.expect(keyEnd, COLON));
       let valueEnd: number;
       if (found === null) valueEnd = scanner.skipValue(valueStart);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseJsonExact } from "../exact/parse-exact.js";
 import { runQuery } from "../query/run-query.js";
 import { createRequest, createTestContext } from "../query/test-support/query-harness.js";
+import { materializeItems, pathTreeOf } from "./materialize-items.js";
 import { runPartialQuery } from "./run-partial-query.js";
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
@@ -176,5 +177,33 @@ describe("runPartialQuery with fields and filters", () => {
     expect(
       runPartialQuery(bytesOf('{"lines":["a"]}'), createRequest({ fields: ["a"] }), text),
     ).toBeUndefined();
+  });
+});
+
+describe("runPartialQuery with fields and filters, keys outside UTF-8", () => {
+  // Built at run time: a lone surrogate in a source literal would not survive the transform.
+  const lone = String.fromCharCode(0xd800);
+  const text = `[{"\\ud800": 1, "\uFFFD": 2}, {"\uFFFD": 3}]`;
+
+  it("matches a key with a lone surrogate only through its escape, never a raw U+FFFD key", () => {
+    for (const filters of [
+      [{ path: `/${lone}`, op: "exists", value: true }],
+      [{ path: "/\uFFFD", op: "gte", value: 2 }],
+    ]) {
+      const request = createRequest({ filters });
+      const context = createTestContext();
+      const partial = runPartialQuery(bytesOf(text), request, context);
+      expect(partial).toBeDefined();
+      expect(partial).toEqual(runQuery(parseJsonExact(text), request, context));
+    }
+    const answer = runPartialQuery(
+      bytesOf(text),
+      createRequest({ filters: [{ path: `/${lone}`, op: "exists", value: true }] }),
+      createTestContext(),
+    );
+    expect(answer?.result).toMatchObject({ responseMeta: { totalCount: 1 } });
+    // The scan itself: the raw U+FFFD keys are not the lone surrogate's.
+    const tree = pathTreeOf([{ tokens: [lone], filter: true }]);
+    expect(materializeItems(bytesOf(text), [], tree, false)?.items).toEqual([{ [lone]: 1 }, {}]);
   });
 });
