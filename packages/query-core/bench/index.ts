@@ -13,6 +13,7 @@ import {
   type QueryRequest,
 } from "@bounded-mcp/contract";
 import * as core from "../src/index.js";
+import { benchColdFiltered } from "./cold.js";
 import { generateDocuments } from "./generate-nodes.js";
 
 type RunQuery = (
@@ -334,6 +335,11 @@ async function main() {
         await benchExtensions(`${size} MiB array + tags`, tagged),
       );
     }
+  }
+  // The cold filtered page (bench/cold.ts): byte scan, parse + query and DuckDB, on a file.
+  if (process.env.BENCH_COLD !== "0") {
+    const size = Math.max(...SIZES);
+    await benchColdFiltered(size, Number(process.env.BENCH_COLD_ROUNDS ?? "5"));
   }
 }
 

@@ -165,8 +165,10 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
     });
     let opened: OpenOrAnswerResult<QueryOutcome>;
     try {
-      // A plain page of an artifact that is not parsed yet is answered from its bytes, without
-      // parsing the whole document (query-core's runPartialQuery); anything else parses it once.
+      // A plain page, or a fields/filters page of an array, of an artifact that is not parsed
+      // yet is answered from its bytes without parsing the whole document (query-core's
+      // runPartialQuery scans them, reading only what the filters read); the artifact is then
+      // parsed in the background for later queries. Anything else parses it once, here.
       opened = await dependencies.artifacts.open(request.artifactId, scope.hash, (body, meta) =>
         runPartialQuery(body, request, contextOf(meta)),
       );

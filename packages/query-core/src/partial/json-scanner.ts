@@ -50,10 +50,35 @@ export class JsonScanner {
     return at;
   }
 
-  /** The position after the string whose opening quote is at `position`. */
+  /**
+   * Whether the string last skipped by skipString may hold an escape: exact for strings of at
+   * most 64 bytes, true for longer ones (their escapes are not looked for).
+   */
+  mayBeEscaped = false;
+
+  /**
+   * The position after the string whose opening quote is at `position`. Short strings (most keys
+   * and values) are walked here; past 64 bytes the Buffer's native search takes over, with the
+   * parity of the backslashes before a quote deciding whether it is escaped (valid at any start).
+   */
   skipString(position: number): number {
     const bytes = this.bytes;
-    let from = position + 1;
+    let at = position + 1;
+    const limit = Math.min(this.length, at + 64);
+    let escaped = false;
+    while (at < limit) {
+      const byte = bytes[at];
+      if (byte === QUOTE) {
+        this.mayBeEscaped = escaped;
+        return at + 1;
+      }
+      if (byte === BACKSLASH) {
+        escaped = true;
+        at += 2;
+      } else at += 1;
+    }
+    this.mayBeEscaped = true;
+    let from = at;
     for (;;) {
       const quote = bytes.indexOf(QUOTE, from);
       if (quote === -1) throw new ScanError("unterminated string");
@@ -120,12 +145,21 @@ export class JsonScanner {
     return at + 1;
   }
 
-  /** The text of the string whose opening quote is at `position`, and the position after it. */
+  /** The text of the string whose opening quote is at `position` and that ends before `end`. */
   readString(position: number, end: number): string {
-    const raw = this.bytes.subarray(position + 1, end - 1);
-    return raw.includes(BACKSLASH)
-      ? (JSON.parse(this.bytes.toString("utf8", position, end)) as string)
-      : raw.toString("utf8");
+    const bytes = this.bytes;
+    let escaped = false;
+    if (end - position <= 66) {
+      for (let at = position + 1; at < end - 1; at += 1) {
+        if (bytes[at] === BACKSLASH) {
+          escaped = true;
+          break;
+        }
+      }
+    } else escaped = bytes.subarray(position + 1, end - 1).includes(BACKSLASH);
+    return escaped
+      ? (JSON.parse(bytes.toString("utf8", position, end)) as string)
+      : bytes.toString("utf8", position + 1, end - 1);
   }
 
   /**

@@ -94,8 +94,9 @@ describe("runPartialQuery", () => {
   it("declines what it cannot answer from bytes, so the caller parses the whole document", () => {
     const context = createTestContext();
     const declined = [
-      { responsePath: "/data/items", fields: ["id"] },
-      { responsePath: "/data/items", filters: [{ path: "/id", value: 1 }] },
+      { responsePath: "/data/items", sort: [{ path: "/id" }] },
+      { responsePath: "/data/items", aggregate: { groupBy: "/id" } },
+      { responsePath: "/data", objectMode: "entries" },
       { responsePath: "/data/items", describe: true },
       { responsePath: "/data/items", textSearch: { query: "item" } },
       { jsonPath: "$.data.items[*]" },

@@ -1,0 +1,220 @@
+import { DEFAULT_LIMITS, parseQueryRequest } from "@bounded-mcp/contract";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseJsonExact } from "../exact/parse-exact.js";
+import type { QueryContext } from "../query/query-context.js";
+import { type QueryOutcome, runQuery } from "../query/run-query.js";
+import {
+  ARTIFACT_ID,
+  createRequest,
+  createTestContext,
+} from "../query/test-support/query-harness.js";
+import { runPartialQuery } from "./run-partial-query.js";
+
+// Random documents are written as JSON text directly (not by JSON.stringify), so they can hold
+// what a parsed value cannot: duplicate keys, escaped keys and strings, inexact number literals.
+
+type Node =
+  | { kind: "literal"; text: string }
+  | { kind: "array"; items: Node[] }
+  | { kind: "object"; entries: [string, Node][] };
+
+const KEYS = ["a", "b", "n", "tags", "__proto__", "x/y", "é", 'q"', "constructor"];
+/** The keys most paths name come up more often, so most paths resolve on some item. */
+const key = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom("a", "b", "n") },
+  { weight: 3, arbitrary: fc.constantFrom(...KEYS) },
+);
+
+/** A key's JSON text: plain, or with every character written as a \u escape. */
+const keyText = fc
+  .tuple(key, fc.boolean())
+  .map(([key, escaped]) =>
+    escaped
+      ? `"${[...key].map((char) => `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, "0")}`).join("")}"`
+      : JSON.stringify(key),
+  );
+
+const stringText = fc
+  .oneof(
+    fc.constantFrom("Alpha", "alphabet", "beta", "", "ÄÖü 🙂", "İstanbul", "K", "x".repeat(300)),
+    fc.string({ maxLength: 6, unit: "grapheme" }),
+  )
+  .map((text) => JSON.stringify(text));
+const escapedStringText = fc.constantFrom(
+  '"al\\u0070ha"',
+  '"tab\\tquote\\"back\\\\"',
+  '"\\ud83d\\ude42"',
+);
+const numberText = fc.oneof(
+  fc.integer({ min: -5, max: 5 }).map(String),
+  fc
+    .double({ noNaN: true, noDefaultInfinity: true, min: -100, max: 100 })
+    .map((value) => JSON.stringify(value)),
+  fc.constantFrom("1e400", "-0", "0.10000000000000000001", "12345678901234567891", "2.50", "1E2"),
+);
+const literal = fc
+  .oneof(fc.constantFrom("null", "true", "false"), numberText, stringText, escapedStringText)
+  .map((text): Node => ({ kind: "literal", text }));
+
+const { node } = fc.letrec<{ node: Node }>((tie) => ({
+  node: fc.oneof(
+    { maxDepth: 3, depthIdentifier: "item" },
+    literal,
+    literal,
+    fc
+      .array(tie("node"), { maxLength: 4, depthIdentifier: "item" })
+      .map((items): Node => ({ kind: "array", items })),
+    fc
+      .array(fc.tuple(keyText, tie("node")), { maxLength: 5, depthIdentifier: "item" })
+      .map((entries): Node => ({ kind: "object", entries })),
+  ),
+}));
+
+/** Items: mostly objects over the same few keys, so paths resolve on many of them. */
+const item = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .array(fc.tuple(keyText, node), { maxLength: 6 })
+      .map((entries): Node => ({ kind: "object", entries })),
+  },
+  { weight: 1, arbitrary: node },
+);
+
+function write(value: Node, indent: string, depth: number): string {
+  const pad = indent === "" ? "" : `\n${indent.repeat(depth + 1)}`;
+  const close = indent === "" ? "" : `\n${indent.repeat(depth)}`;
+  const colon = indent === "" ? ":" : ": ";
+  if (value.kind === "literal") return value.text;
+  if (value.kind === "array") {
+    if (value.items.length === 0) return "[]";
+    return `[${value.items.map((child) => pad + write(child, indent, depth + 1)).join(",")}${close}]`;
+  }
+  if (value.entries.length === 0) return "{}";
+  return `{${value.entries.map(([key, child]) => `${pad}${key}${colon}${write(child, indent, depth + 1)}`).join(",")}${close}}`;
+}
+
+const PATHS = [
+  "a",
+  "/a",
+  "/b",
+  "/n/a",
+  "/n/b",
+  "/n/n/a",
+  "/tags",
+  "/tags/0",
+  "/__proto__",
+  "/__proto__/a",
+  "x/y",
+  "/x~1y",
+  "/é",
+  '/q"',
+  "/constructor",
+  "",
+];
+const path = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom("a", "/a", "/b", "/n/a", "/n") },
+  { weight: 2, arbitrary: fc.constantFrom(...PATHS) },
+);
+const filterValue = fc.oneof(
+  fc.constantFrom(null, true, false, 0, 1, -1, 2.5, 100, "Alpha", "alpha", "a", "", "🙂", "K", "i"),
+  fc.integer({ min: -5, max: 5 }),
+);
+const leaf = fc.oneof(
+  fc.record({
+    path,
+    op: fc.constantFrom("eq", "ne", "gt", "gte", "lt", "lte", "contains", "icontains"),
+    value: filterValue,
+  }),
+  fc.record({
+    path,
+    op: fc.constantFrom("in", "nin"),
+    value: fc.array(filterValue, { maxLength: 3 }),
+  }),
+  fc.record({ path, op: fc.constant("exists"), value: fc.boolean() }),
+  fc.record({
+    path,
+    op: fc.constantFrom("eq", "gt", "lte"),
+    value: fc.integer({ min: 0, max: 4 }),
+    measure: fc.constant("length"),
+  }),
+);
+const filter = fc.oneof(
+  { weight: 4, arbitrary: leaf },
+  {
+    weight: 1,
+    arbitrary: fc.array(leaf, { minLength: 2, maxLength: 3 }).map((anyOf) => ({ anyOf })),
+  },
+);
+const queryInput = fc
+  .record(
+    {
+      fields: fc.uniqueArray(
+        path.filter((field) => field !== ""),
+        {
+          minLength: 1,
+          maxLength: 3,
+        },
+      ),
+      filters: fc.array(filter, { minLength: 1, maxLength: 3 }),
+      pageSize: fc.integer({ min: 1, max: 4 }),
+    },
+    { requiredKeys: ["pageSize"] },
+  )
+  .filter((input) => input.fields !== undefined || input.filters !== undefined);
+
+function nextCursorOf(outcome: QueryOutcome): string | undefined {
+  if (outcome.isError) return undefined;
+  const meta = (outcome.result as { responseMeta: { nextCursor?: string | null } }).responseMeta;
+  return meta.nextCursor ?? undefined;
+}
+
+describe("runPartialQuery on fields and filters, property", () => {
+  it("answers like runQuery on the parsed document, on every page, or declines", () => {
+    let answered = 0;
+    let asked = 0;
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 12 }),
+        fc.constantFrom("", "  "),
+        fc.boolean(),
+        queryInput,
+        fc.integer({ min: 300, max: 4000 }),
+        (items, indent, nested, input, inlineBytes) => {
+          const array = write({ kind: "array", items }, indent, nested ? 2 : 0);
+          const text = nested ? `{"data": {"total": 1, "items": ${array}}, "after": [1]}` : array;
+          const document = parseJsonExact(text);
+          const context: QueryContext = createTestContext({
+            responseRoot: nested ? "/data/items" : "",
+            limits: { ...DEFAULT_LIMITS, inlineBytes },
+          });
+          const bytes = new TextEncoder().encode(text);
+          // Values the contract rejects for their op (e.g. lte null) are not queries at all.
+          fc.pre(parseQueryRequest({ artifactId: ARTIFACT_ID, ...input }).success);
+          let cursor: string | undefined;
+          let pages = 0;
+          do {
+            const request = createRequest({
+              ...input,
+              ...(cursor === undefined ? {} : { cursor }),
+            });
+            const full = runQuery(document, request, context);
+            const partial = runPartialQuery(bytes, request, context);
+            asked += 1;
+            if (partial !== undefined) {
+              answered += 1;
+              expect(partial).toEqual(full);
+              expect(JSON.stringify(partial.result)).toBe(JSON.stringify(full.result));
+            }
+            cursor = nextCursorOf(full);
+            pages += 1;
+          } while (cursor !== undefined && pages < 15);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // The property must mostly be about answers, not declines.
+    expect(answered).toBeGreaterThan(asked / 3);
+  });
+});
