@@ -90,13 +90,14 @@ describe("hashOffThread", () => {
   it("does not keep hashed payloads alive: memory stays flat over many bounded results", () => {
     // Regression: the helper thread's tiny heap never collected, so each hashed payload's shared
     // buffer stayed alive and the process grew by one payload per bounded result. A child with
-    // --expose-gc (for its own main thread) hashes 8 payloads of 20 MiB and reports how much its
-    // RSS grew; it also has to exit on its own, replaced threads included.
+    // --expose-gc (for its own main thread) hashes 12 payloads of 20 MiB and reports how much its
+    // RSS grew after the second: the old leak grew it by 10 payloads; a loaded machine's late
+    // collections have left up to 3 alive. It also has to exit on its own, replaced threads included.
     const script = `
       const { hashOffThread } = await import(${JSON.stringify(BUILT)});
       const size = 20 * 1024 * 1024;
       let first = 0;
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 12; i++) {
         const bytes = new Uint8Array(new SharedArrayBuffer(size)).fill(97);
         if ((await hashOffThread(bytes)) === null) throw new Error("no helper thread");
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -109,6 +110,6 @@ describe("hashOffThread", () => {
         encoding: "utf8",
       }),
     );
-    expect(grown).toBeLessThan(3 * 20 * 1024 * 1024);
+    expect(grown).toBeLessThan(5 * 20 * 1024 * 1024);
   });
 });
