@@ -183,6 +183,18 @@ describe("withFastDispatch", () => {
     );
     expect(unusual).toEqual({ content: [{ type: "text", text: "unusual" }] });
     await expect(client.listTools()).resolves.toEqual({ tools: [] });
+    // A result settled here leaves the Protocol's bookkeeping as _onresponse would: no handler,
+    // timeout or progress handler left behind (with onprogress, as the relay sends every call).
+    const progressed = await client.callTool({ name: "progress" }, undefined, {
+      onprogress: () => {},
+    });
+    expect(progressed).toEqual({ content: [{ type: "text", text: "progress" }] });
+    const books = client as unknown as Record<string, Map<unknown, unknown>>;
+    expect([
+      books._responseHandlers?.size,
+      books._timeoutInfo?.size,
+      books._progressHandlers?.size,
+    ]).toEqual([0, 0, 0]);
     await client.close();
   });
 
