@@ -12,6 +12,7 @@
 // Systems are interleaved per round (each round runs CALLS_PER_ROUND calls on each, the order
 // rotated); medians and p99 of the per-call times, ratios to the pipe floor of the same run.
 // Run from packages/relay after `pnpm build`: npx tsx bench/relay-call.ts [rounds] [calls]
+// [--compare=<another proxy cli.js>]
 // --cpu-prof writes a CPU profile of each relay process to $TMPDIR/relay-call-profiles/<name>/ (read one
 // with bench/profile-summary.ts).
 import { readFileSync } from "node:fs";
@@ -67,6 +68,16 @@ const SYSTEMS: System[] = [
     args: [...profiled("proxy"), PROXY_CLI, "--", process.execPath, ...UPSTREAM],
   },
 ];
+// --compare=<cli.js> adds a row for another build of the proxy CLI (e.g. main's), same upstream.
+const COMPARE = process.argv
+  .find((arg) => arg.startsWith("--compare="))
+  ?.slice("--compare=".length);
+if (COMPARE !== undefined) {
+  SYSTEMS.push({
+    label: `proxy CLI, compared build (${COMPARE})`,
+    args: [COMPARE, "--", process.execPath, ...UPSTREAM],
+  });
+}
 const BASELINE = 1;
 
 interface Connected {

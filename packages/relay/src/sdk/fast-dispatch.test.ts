@@ -198,6 +198,25 @@ describe("withFastDispatch", () => {
     await client.close();
   });
 
+  it("leaves a transport whose onmessage is an accessor (a wrapper) to the SDK", () => {
+    const [inner] = InMemoryTransport.createLinkedPair();
+    class Wrapper {
+      start = () => inner.start();
+      send = inner.send.bind(inner);
+      close = () => inner.close();
+      get onmessage() {
+        return inner.onmessage;
+      }
+      set onmessage(handler) {
+        inner.onmessage = handler;
+      }
+    }
+    const wrapper = new Wrapper();
+    const server = new Server({ name: "s", version: "1" }, { capabilities: {} });
+    expect(withFastDispatch(wrapper, server)).toBe(wrapper);
+    expect(Object.getOwnPropertyDescriptor(wrapper, "onmessage")).toBeUndefined();
+  });
+
   it("leaves a transport that already has an onmessage to the SDK", () => {
     const [side] = InMemoryTransport.createLinkedPair();
     const before = () => {};

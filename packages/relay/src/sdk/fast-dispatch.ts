@@ -144,6 +144,20 @@ function settleResult(books: ResponseBookkeeping, message: Plain): boolean {
 }
 
 /**
+ * True when `onmessage` is an accessor somewhere on the transport's prototype chain (the SDK's
+ * StreamableHTTPServerTransport forwards it to the transport it wraps): shadowing it would cut
+ * that forwarding.
+ */
+function hasOnmessageAccessor(transport: object): boolean {
+  for (let level: object | null = transport; level !== null; level = Object.getPrototypeOf(level)) {
+    const descriptor = Object.getOwnPropertyDescriptor(level, "onmessage");
+    if (descriptor !== undefined)
+      return descriptor.get !== undefined || descriptor.set !== undefined;
+  }
+  return false;
+}
+
+/**
  * Makes `protocol` (an SDK Client or Server, before it connects to `transport`) dispatch the
  * usual messages of `transport` without its zod classification: the SDK's Protocol runs up to
  * four zod schema parses on every received message only to tell a response from a request or a
@@ -152,9 +166,9 @@ function settleResult(books: ResponseBookkeeping, message: Plain): boolean {
  * the SDK would call); any other goes through the SDK's own wrapper. Returns `transport` itself,
  * whose `onmessage` becomes an accessor: the Protocol sets its wrapper there on connect, and
  * reads back the dispatcher. Limits: relies on the Protocol's `_onresponse`, `_onrequest` and
- * `_onnotification` (SDK 1.32); when they are missing, or when the transport already had an
- * `onmessage` before connect, or `protocol` is connected to another transport, the SDK's wrapper
- * handles every message. A checked result response of a request the Protocol sent is settled
+ * `_onnotification` (SDK 1.32); when they are missing, when the transport already had an
+ * `onmessage` before connect or has it as an accessor (a wrapping transport), or when `protocol`
+ * is connected to another transport, the SDK's wrapper handles every message. A checked result response of a request the Protocol sent is settled
  * here as `_onresponse` would (see settleResult; its private maps of SDK 1.32, else
  * `_onresponse` itself); the request's result schema still parses the result, and the
  * Protocol's checks of a request (the task params parse) are unchanged.
@@ -162,6 +176,7 @@ function settleResult(books: ResponseBookkeeping, message: Plain): boolean {
 export function withFastDispatch<T extends Transport>(transport: T, protocol: Client | Server): T {
   const handlers = handlersOf(protocol);
   if (handlers === undefined || transport.onmessage !== undefined) return transport;
+  if (hasOnmessageAccessor(transport)) return transport;
   const books = bookkeepingOf(protocol);
   let sdkHandler: Transport["onmessage"];
   const dispatch = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
