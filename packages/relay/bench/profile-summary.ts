@@ -44,7 +44,7 @@ function area(url: string, name: string): string {
   if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") return name;
   if (url.includes("/zod/")) return "zod";
   if (url.includes("@modelcontextprotocol/sdk")) return "MCP SDK";
-  if (url.includes("/relay/dist/")) return "relay";
+  if (url.includes("/relay/dist/") || url.includes("/relay/src/")) return "relay";
   if (url.includes("/mcp-adapter/dist/")) return "mcp-adapter";
   if (url.includes("/query-core/") || url.includes("/contract/")) return "query-core/contract";
   if (url.includes("/apps/proxy/")) return "proxy app";

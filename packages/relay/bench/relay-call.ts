@@ -21,8 +21,14 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
+import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { z } from "zod";
+import { createBoundedRelay } from "../src/create-bounded-relay.js";
+import { createLinearStdioClientTransport } from "../src/linear-stdio-client-transport.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const UPSTREAM = [here("../src/test-support/fixture-server.mjs")];
@@ -136,7 +142,68 @@ function row(
   };
 }
 
+/**
+ * The second table: the relay in this process behind an in-memory pair, so the difference
+ * between rows is the relay's own work per call (CPU/call: this whole process, the client's work
+ * included, which every row shares). Baseline: the client straight over the linear stdio
+ * transport to the upstream.
+ */
+async function inProcess(): Promise<void> {
+  const linear = () =>
+    createLinearStdioClientTransport({ command: process.execPath, args: UPSTREAM });
+  const direct = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await direct.connect(linear());
+  const upstream = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await upstream.connect(linear());
+  const forwarder = new Server(
+    { name: "sdk-floor", version: "1.0.0" },
+    { capabilities: upstream.getServerCapabilities() ?? {} },
+  );
+  const anyResult = z.custom<Record<string, unknown>>((value) => typeof value === "object");
+  forwarder.fallbackRequestHandler = (request) =>
+    upstream.request({ method: request.method, params: request.params } as never, anyResult);
+  const [floorClientSide, floorServerSide] = InMemoryTransport.createLinkedPair();
+  await forwarder.connect(floorServerSide);
+  const floor = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await floor.connect(floorClientSide);
+  const bounded = createBoundedMcp({ environment: {} });
+  const relay = createBoundedRelay({
+    bounded,
+    upstream: { kind: "stdio", command: process.execPath, args: UPSTREAM },
+  });
+  const [relayClientSide, relayServerSide] = InMemoryTransport.createLinkedPair();
+  const session = await relay.connect(relayServerSide);
+  const relayed = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await relayed.connect(relayClientSide);
+  await session.ready;
+  const rows = [
+    { label: "direct over the linear stdio transport (baseline)", client: direct },
+    { label: "SDK floor in process: bare Server -> Client forwarder", client: floor },
+    { label: "createBoundedRelay in process", client: relayed },
+  ];
+  const samples = rows.map((): number[] => []);
+  const cpu = rows.map(() => 0);
+  for (const { client } of rows) await timeCalls(client, undefined);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let turn = 0; turn < rows.length; turn += 1) {
+      const index = (round + turn) % rows.length;
+      const before = process.cpuUsage();
+      await timeCalls(rows[index]!.client, samples[index]!);
+      const used = process.cpuUsage(before);
+      cpu[index]! += used.user + used.system;
+    }
+  }
+  await Promise.all([direct.close(), floor.close(), upstream.close(), relay.close()]);
+  await bounded.dispose();
+  const baseline = summarize(samples[0]!);
+  printTable(
+    `in process: the same call behind an in-memory pair, ${ROUNDS} x ${CALLS_PER_ROUND} per row, interleaved (CPU/call: this process)`,
+    rows.map((entry, index) => row(entry.label, samples[index]!, cpu[index]!, baseline)),
+  );
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--in-process-only")) return inProcess();
   const connected = await Promise.all(SYSTEMS.map(connect));
   const samples = SYSTEMS.map((): number[] => []);
   const cpu = SYSTEMS.map(() => 0);
@@ -156,6 +223,7 @@ async function main(): Promise<void> {
     `small tool call (echo) over stdio, ${ROUNDS} x ${CALLS_PER_ROUND} per system, interleaved (CPU/call: of the process the client talks to; clock ticks of 10 ms, summed per round)`,
     SYSTEMS.map((system, index) => row(system.label, samples[index]!, cpu[index]!, baseline)),
   );
+  if (!process.argv.includes("--stdio-only")) await inProcess();
 }
 
 await main();
