@@ -1,91 +1,140 @@
-// Benchmark: a small tool call through the relay (downstream client -> in-memory pair -> relay
-// server -> upstream client -> linear stdio transport -> child) against the same call made
-// directly (client -> linear stdio transport -> child), interleaved in rounds in the same run.
-// The relay is the one the apps use (createBoundedRelay: the adapter session, hooks, measuring,
-// outputSchema policy). A second path is the floor any SDK-based relay pays: a bare SDK Server
-// whose fallback handler forwards through an SDK Client with no options (no timeout policy,
-// progress, cancellation or relay logic at all).
-// Run from packages/relay: npx tsx bench/relay-call.ts
+// Benchmark: a small tool call (echo) over stdio, made by a real SDK Client over the SDK's
+// StdioClientTransport, sequentially, against the same upstream child (an SDK McpServer):
+// - direct: the client spawns the upstream itself (one hop);
+// - pipe floor: through a bare pipe relay (bench/fixtures/pipe-relay.mjs: lines copied both ways,
+//   nothing parsed), the two-hop floor every ratio is taken against;
+// - JSON floor: through a relay that parses each line, maps request ids to its own and
+//   re-serializes (bench/fixtures/json-relay.mjs): the floor of a hand-written JSON-RPC path;
+// - SDK floor: through a process made of an SDK Server and an SDK Client over the SDK's stdio
+//   transports, forwarding every request unchecked (bench/fixtures/sdk-floor-relay.mjs): the floor
+//   of any relay built from the SDK's Protocol;
+// - proxy: through the built proxy CLI (apps/proxy/dist/cli.js), the whole product.
+// Systems are interleaved per round (each round runs CALLS_PER_ROUND calls on each, the order
+// rotated); medians and p99 of the per-call times, ratios to the pipe floor of the same run.
+// Run from packages/relay after `pnpm build`: npx tsx bench/relay-call.ts [rounds] [calls]
+// [--compare=<another proxy cli.js>]
+// --cpu-prof writes a CPU profile of each relay process to $TMPDIR/relay-call-profiles/<name>/ (read one
+// with bench/profile-summary.ts).
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
 import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
 import { createBoundedRelay } from "../src/create-bounded-relay.js";
 import { createLinearStdioClientTransport } from "../src/linear-stdio-client-transport.js";
 
-const FIXTURE = fileURLToPath(new URL("../src/test-support/fixture-server.mjs", import.meta.url));
-const ROUNDS = 10;
-const CALLS_PER_ROUND = 100;
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const UPSTREAM = [here("../src/test-support/fixture-server.mjs")];
+const PIPE_RELAY = here("./fixtures/pipe-relay.mjs");
+const SDK_FLOOR_RELAY = here("./fixtures/sdk-floor-relay.mjs");
+const JSON_RELAY = here("./fixtures/json-relay.mjs");
+const PROXY_CLI = here("../../../apps/proxy/dist/cli.js");
+const PROFILE_DIR = join(tmpdir(), "relay-call-profiles");
 
-function fixtureTransport() {
-  return createLinearStdioClientTransport({ command: process.execPath, args: [FIXTURE] });
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const ROUNDS = Number(positional[0] ?? 20);
+const CALLS_PER_ROUND = Number(positional[1] ?? 100);
+const PROFILE = process.argv.includes("--cpu-prof");
+
+/** Node flags writing a CPU profile of a relay process to $TMPDIR/relay-call-profiles/<name>/ with --cpu-prof. */
+function profiled(name: string): string[] {
+  return PROFILE
+    ? ["--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${PROFILE_DIR}/${name}`]
+    : [];
 }
 
-async function connectDirect(): Promise<Client> {
-  const client = new Client({ name: "relay-call-bench", version: "1.0.0" });
-  await client.connect(fixtureTransport());
-  return client;
+interface System {
+  label: string;
+  args: string[];
 }
 
-async function connectSdkFloor(): Promise<{ client: Client; close: () => Promise<void> }> {
-  const upstream = await connectDirect();
-  const server = new Server(
-    { name: "sdk-floor", version: "1.0.0" },
-    { capabilities: upstream.getServerCapabilities() ?? {} },
-  );
-  const anyResult = z.custom<Record<string, unknown>>((value) => typeof value === "object");
-  server.fallbackRequestHandler = (request) =>
-    upstream.request({ method: request.method, params: request.params } as never, anyResult);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "relay-call-bench", version: "1.0.0" });
-  await client.connect(clientSide);
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      await upstream.close();
-    },
-  };
-}
-
-async function connectBounded(): Promise<{ client: Client; close: () => Promise<void> }> {
-  const bounded = createBoundedMcp({ environment: {} });
-  const relay = createBoundedRelay({
-    bounded,
-    upstream: { kind: "stdio", command: process.execPath, args: [FIXTURE] },
+const SYSTEMS: System[] = [
+  { label: "direct (one hop)", args: UPSTREAM },
+  {
+    label: "pipe floor: bare line relay (baseline)",
+    args: [...profiled("pipe"), PIPE_RELAY, process.execPath, ...UPSTREAM],
+  },
+  {
+    label: "JSON floor: parse + re-serialize each line",
+    args: [...profiled("json"), JSON_RELAY, process.execPath, ...UPSTREAM],
+  },
+  {
+    label: "SDK floor: SDK Server -> SDK Client",
+    args: [...profiled("sdk"), SDK_FLOOR_RELAY, process.execPath, ...UPSTREAM],
+  },
+  {
+    label: "proxy CLI (apps/proxy/dist/cli.js)",
+    args: [...profiled("proxy"), PROXY_CLI, "--", process.execPath, ...UPSTREAM],
+  },
+];
+// --compare=<cli.js> adds a row for another build of the proxy CLI (e.g. main's), same upstream.
+const COMPARE = process.argv
+  .find((arg) => arg.startsWith("--compare="))
+  ?.slice("--compare=".length);
+if (COMPARE !== undefined) {
+  SYSTEMS.push({
+    label: `proxy CLI, compared build (${COMPARE})`,
+    args: [COMPARE, "--", process.execPath, ...UPSTREAM],
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const session = await relay.connect(serverSide);
-  const client = new Client({ name: "relay-call-bench", version: "1.0.0" });
-  await client.connect(clientSide);
-  await session.ready;
-  return {
-    client,
-    close: async () => {
-      await relay.close();
-      await bounded.dispose();
-    },
-  };
+}
+const BASELINE = 1;
+
+interface Connected {
+  client: Client;
+  /** The process the client talks to (the relay, or the upstream itself for direct). */
+  pid: number;
 }
 
-async function timeCalls(client: Client, samples: number[]): Promise<void> {
+async function connect(system: System): Promise<Connected> {
+  const client = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: system.args,
+    stderr: "inherit",
+  });
+  await client.connect(transport);
+  return { client, pid: transport.pid as number };
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) the process `pid` has used so far, in µs (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+}
+
+async function timeCalls(client: Client, samples: number[] | undefined): Promise<void> {
   for (let call = 0; call < CALLS_PER_ROUND; call += 1) {
     const start = performance.now();
-    await client.callTool({ name: "echo", arguments: { text: `call ${call}` } });
-    samples.push(performance.now() - start);
+    const result = await client.callTool({ name: "echo", arguments: { text: `call ${call}` } });
+    const elapsed = performance.now() - start;
+    if ((result.content as { text?: string }[])[0]?.text !== `call ${call}`) {
+      throw new Error(`unexpected echo result: ${JSON.stringify(result)}`);
+    }
+    samples?.push(elapsed);
   }
 }
 
-function row(path: string, samples: number[], baseline: ReturnType<typeof summarize>) {
+function row(
+  label: string,
+  samples: number[],
+  cpu: number,
+  baseline: ReturnType<typeof summarize>,
+) {
   const summary = summarize(samples);
   return {
-    path,
+    path: label,
     calls: summary.runs,
+    "CPU/call": formatMs(cpu / 1000 / summary.runs),
     median: formatMs(summary.median),
     p99: formatMs(summary.p99),
     ratio: `${(summary.median / baseline.median).toFixed(2)}x`,
@@ -93,27 +142,88 @@ function row(path: string, samples: number[], baseline: ReturnType<typeof summar
   };
 }
 
-async function main(): Promise<void> {
-  const direct = await connectDirect();
-  const paths = [
-    { label: "SDK floor: bare Server -> Client forwarder", ...(await connectSdkFloor()) },
-    { label: "through createBoundedRelay", ...(await connectBounded()) },
+/**
+ * The second table: the relay in this process behind an in-memory pair, so the difference
+ * between rows is the relay's own work per call (CPU/call: this whole process, the client's work
+ * included, which every row shares). Baseline: the client straight over the linear stdio
+ * transport to the upstream.
+ */
+async function inProcess(): Promise<void> {
+  const linear = () =>
+    createLinearStdioClientTransport({ command: process.execPath, args: UPSTREAM });
+  const direct = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await direct.connect(linear());
+  const upstream = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await upstream.connect(linear());
+  const forwarder = new Server(
+    { name: "sdk-floor", version: "1.0.0" },
+    { capabilities: upstream.getServerCapabilities() ?? {} },
+  );
+  const anyResult = z.custom<Record<string, unknown>>((value) => typeof value === "object");
+  forwarder.fallbackRequestHandler = (request) =>
+    upstream.request({ method: request.method, params: request.params } as never, anyResult);
+  const [floorClientSide, floorServerSide] = InMemoryTransport.createLinkedPair();
+  await forwarder.connect(floorServerSide);
+  const floor = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await floor.connect(floorClientSide);
+  const bounded = createBoundedMcp({ environment: {} });
+  const relay = createBoundedRelay({
+    bounded,
+    upstream: { kind: "stdio", command: process.execPath, args: UPSTREAM },
+  });
+  const [relayClientSide, relayServerSide] = InMemoryTransport.createLinkedPair();
+  const session = await relay.connect(relayServerSide);
+  const relayed = new Client({ name: "relay-call-bench", version: "1.0.0" });
+  await relayed.connect(relayClientSide);
+  await session.ready;
+  const rows = [
+    { label: "direct over the linear stdio transport (baseline)", client: direct },
+    { label: "SDK floor in process: bare Server -> Client forwarder", client: floor },
+    { label: "createBoundedRelay in process", client: relayed },
   ];
-  const directSamples: number[] = [];
-  const samples = paths.map((): number[] => []);
-  await timeCalls(direct, []);
-  for (const path of paths) await timeCalls(path.client, []);
+  const samples = rows.map((): number[] => []);
+  const cpu = rows.map(() => 0);
+  for (const { client } of rows) await timeCalls(client, undefined);
   for (let round = 0; round < ROUNDS; round += 1) {
-    await timeCalls(direct, directSamples);
-    for (const [index, path] of paths.entries()) await timeCalls(path.client, samples[index]!);
+    for (let turn = 0; turn < rows.length; turn += 1) {
+      const index = (round + turn) % rows.length;
+      const before = process.cpuUsage();
+      await timeCalls(rows[index]!.client, samples[index]!);
+      const used = process.cpuUsage(before);
+      cpu[index]! += used.user + used.system;
+    }
   }
-  await direct.close();
-  for (const path of paths) await path.close();
-  const baseline = summarize(directSamples);
-  printTable(`relay: a small tool call (echo), ${ROUNDS} x ${CALLS_PER_ROUND} interleaved`, [
-    row("direct (baseline)", directSamples, baseline),
-    ...paths.map((path, index) => row(path.label, samples[index]!, baseline)),
-  ]);
+  await Promise.all([direct.close(), floor.close(), upstream.close(), relay.close()]);
+  await bounded.dispose();
+  const baseline = summarize(samples[0]!);
+  printTable(
+    `in process: the same call behind an in-memory pair, ${ROUNDS} x ${CALLS_PER_ROUND} per row, interleaved (CPU/call: this process)`,
+    rows.map((entry, index) => row(entry.label, samples[index]!, cpu[index]!, baseline)),
+  );
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes("--in-process-only")) return inProcess();
+  const connected = await Promise.all(SYSTEMS.map(connect));
+  const samples = SYSTEMS.map((): number[] => []);
+  const cpu = SYSTEMS.map(() => 0);
+  for (const { client } of connected) await timeCalls(client, undefined);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let turn = 0; turn < connected.length; turn += 1) {
+      const index = (round + turn) % connected.length;
+      const { client, pid } = connected[index]!;
+      const before = cpuMicros(pid);
+      await timeCalls(client, samples[index]!);
+      cpu[index]! += cpuMicros(pid) - before;
+    }
+  }
+  await Promise.all(connected.map(({ client }) => client.close()));
+  const baseline = summarize(samples[BASELINE]!);
+  printTable(
+    `small tool call (echo) over stdio, ${ROUNDS} x ${CALLS_PER_ROUND} per system, interleaved (CPU/call: of the process the client talks to; clock ticks of 10 ms, summed per round)`,
+    SYSTEMS.map((system, index) => row(system.label, samples[index]!, cpu[index]!, baseline)),
+  );
+  if (!process.argv.includes("--stdio-only")) await inProcess();
 }
 
 await main();

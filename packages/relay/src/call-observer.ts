@@ -162,9 +162,9 @@ export function observeToolCalls(bounded: BoundedMcp, options: CallObserverOptio
       const session = bounded.openSession(sessionOptions);
       return {
         ...session,
-        async runToolCall(request, extra, next) {
+        async runToolCall(request, extra, next, callOptions) {
           const started = now();
-          const result = await session.runToolCall(request, extra, next);
+          const result = await session.runToolCall(request, extra, next, callOptions);
           const params = asRecord(request.params);
           const tool = typeof params?.name === "string" ? params.name : "unknown";
           report(

@@ -7,6 +7,7 @@ import {
 import { observeToolCalls, type RelayCallEvent } from "./call-observer.js";
 import type { ToolHooks } from "./relay-hooks.js";
 import { connectRelay, type DownstreamIdentity } from "./sdk/connect-relay.js";
+import { withFastDispatch } from "./sdk/fast-dispatch.js";
 import { createUpstreamClient, detachFromDownstream, requestAsSent } from "./sdk/protocol.js";
 import { createRelayServer, type RelayServerOptions } from "./sdk/relay-server.js";
 import type { AuthInfo, Client, Implementation, Server, Transport } from "./sdk/types.js";
@@ -117,11 +118,13 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
     syncState: ReturnType<typeof createUpstreamSyncState>,
     onSupervisor: (supervisor: UpstreamSupervisor) => void,
   ): Promise<Client> {
+    const client = createUpstreamClient(identity.clientInfo, identity.capabilities);
     const supervisor = createUpstreamSupervisor({
       ...options.restart,
       name,
-      client: createUpstreamClient(identity.clientInfo, identity.capabilities),
-      createTransport: () => createUpstreamTransport(spec, { maxMessageBytes, logger }),
+      client,
+      createTransport: () =>
+        withFastDispatch(createUpstreamTransport(spec, { maxMessageBytes, logger }), client),
       onReconnect: (client) => syncState.resync(client),
       logger,
     });
@@ -169,7 +172,9 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
         logger,
         whenUpstreamReady: () => whenConnected(supervisor),
       });
-      await server.connect(withCallerDefaults(downstream, connectOptions));
+      await server.connect(
+        withFastDispatch(withCallerDefaults(downstream, connectOptions), server),
+      );
     },
     async connect(downstream, connectOptions = {}) {
       const syncState = createUpstreamSyncState();

@@ -28,6 +28,10 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * calls are passed through untouched. A handler that throws fails the call with its error. A
  * result that is not a CallToolResult (null, content not an array, a text block whose text is not
  * a string, ...) becomes an isError result naming the problem, at once, never a -32603.
+ * With `resultSdk: false` (a handler that never reads the call context, e.g. a relay forwarding
+ * a tool without a hook) no call context is created: on Node 20 the first AsyncLocalStorage run
+ * enables an async hook that every later promise of the process pays for. Limits: the result
+ * SDK's functions then behave as outside a call (null, false) inside that handler.
  */
 export async function handleToolCall(input: {
   parts: AttachParts;
@@ -36,10 +40,23 @@ export async function handleToolCall(input: {
   extra: Extra;
   handler: (request: CallToolRequest, extra: Extra) => CallToolResult | Promise<CallToolResult>;
   lookup: () => Promise<readonly Tool[]>;
+  /** False when the handler does not use the result SDK (default true). */
+  resultSdk?: boolean;
 }): Promise<CallToolResult> {
   const { parts, pipeline, request, extra, handler, lookup } = input;
   if (request.params.task !== undefined) return handler(request, extra);
   const name = request.params.name;
+  if (input.resultSdk === false) {
+    const produced: unknown = await handler(request, extra);
+    const problem = findResultProblem(produced);
+    if (problem !== undefined) return refuseResult(parts, name, problem, produced);
+    const info = infoFromExtra(extra);
+    const bounded = await parts.boundResult(produced as CallToolResult, {
+      ...info,
+      toolName: name,
+    });
+    return await pipeline.enforce(name, bounded, lookup);
+  }
   const context = createCallContext(request, infoFromExtra(extra), name);
   return runInCallContext(context, async () => {
     try {

@@ -33,6 +33,16 @@ export interface OpenSessionOptions {
   listTools: (extra: SessionExtra) => Promise<readonly Tool[]>;
 }
 
+/** Options of one `runToolCall`. */
+export interface RunToolCallOptions {
+  /**
+   * False when `next` never uses the result SDK (getRawCallToolRequest, setRawCallToolResult,
+   * boundResult's current tool): no AsyncLocalStorage context is run for the call (on Node 20 the
+   * first run enables an async hook every later promise pays for). Default true.
+   */
+  resultSdk?: boolean;
+}
+
 /**
  * The adapter's answers for one connection of code that owns its SDK `Server` and routes requests
  * itself (the relay): the same behaviour `attach` gives an author's server, as plain calls. One
@@ -61,6 +71,7 @@ export interface AdapterSession {
     request: { method: string; params?: unknown },
     extra: SessionExtra,
     next: ToolCallNext,
+    options?: RunToolCallOptions,
   ): Promise<CallToolResult>;
   /** A resources/templates/list page: the artifact descriptor template appended to the first. */
   advertiseResourceTemplates<T>(
@@ -122,7 +133,7 @@ export function openSession(parts: AttachParts, options: OpenSessionOptions): Ad
       const own = pipeline.advertise(tools.filter((tool) => tool.name !== parts.queryTool.name));
       return page.firstPage ? [...own, parts.queryTool] : own;
     },
-    async runToolCall(raw, extra, next) {
+    async runToolCall(raw, extra, next, callOptions) {
       // Arguments are checked as received, before the SDK schema, which would fail non-object
       // arguments with a zod dump and drop a "__proto__" key silently.
       const given = argumentsOf(raw);
@@ -140,6 +151,7 @@ export function openSession(parts: AttachParts, options: OpenSessionOptions): Ad
         extra,
         handler: next,
         lookup: () => options.listTools(extra),
+        ...(callOptions?.resultSdk === false ? { resultSdk: false } : {}),
       });
     },
     advertiseResourceTemplates(templates, page) {

@@ -13,6 +13,7 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
+import { withFastDispatch } from "./fast-dispatch.js";
 import { createRelayServer, type RelayServerOptions } from "./relay-server.js";
 
 /** Who the downstream client says it is, taken from its initialize request. */
@@ -95,7 +96,7 @@ export async function connectRelay(
         capabilities: message.params.capabilities,
       });
       const server = createRelayServer({ ...options, upstream });
-      await server.connect(inner);
+      await server.connect(withFastDispatch(inner, server));
       downstream.onmessage = (next, extra) => inner.onmessage?.(next, withDefaults(extra));
       for (const [heldMessage, extra] of held.splice(0)) {
         inner.onmessage?.(heldMessage, withDefaults(extra));

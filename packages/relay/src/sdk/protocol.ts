@@ -38,7 +38,11 @@ export function detachFromDownstream(client: Client): void {
   };
 }
 
-/** A fresh SDK Client that introduces itself upstream as `clientInfo` with `capabilities`. */
+/**
+ * A fresh SDK Client that introduces itself upstream as `clientInfo` with `capabilities`.
+ * Connect it to transports passed through {@link withFastDispatch} (the usual messages skip the
+ * SDK's zod classification).
+ */
 export function createUpstreamClient(
   clientInfo: Implementation,
   capabilities: ClientCapabilities,

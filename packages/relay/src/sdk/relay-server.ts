@@ -188,10 +188,17 @@ export function createRelayServer(options: RelayServerOptions): Server {
         const { result, tools } = await upstreamTools(request, extra);
         return { ...result, tools: session.advertiseTools(tools, { firstPage }) };
       }
-      case "tools/call":
-        return session.runToolCall(request, extra, (parsed, callExtra) =>
-          callUpstreamTool(request, parsed, callExtra),
+      case "tools/call": {
+        // Only a hook reads the call context (the result SDK): without one, none is created.
+        const name = (request.params as { name?: unknown } | undefined)?.name;
+        const hooked = typeof name === "string" && options.hooks?.[name] !== undefined;
+        return session.runToolCall(
+          request,
+          extra,
+          (parsed, callExtra) => callUpstreamTool(request, parsed, callExtra),
+          { resultSdk: hooked },
         );
+      }
       case "resources/list":
         return hasResources ? forward(request, extra) : { resources: [] };
       case "resources/templates/list": {
