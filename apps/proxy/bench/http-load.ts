@@ -42,6 +42,10 @@ const VARIANTS = option("variants", "base").split(",");
 
 interface Sample {
   reqPerSec: number;
+  /** The proxy process's CPU time per counted request (all its threads), ms. */
+  proxyCpuMs: number;
+  /** This process's (the clients') CPU time per counted request, ms. */
+  clientCpuMs: number;
   p50: number;
   p99: number;
   max: number;
@@ -69,10 +73,17 @@ function memory(pid: number): { rssMiB: number; hwmMiB: number } {
   return { rssMiB: read("VmRSS"), hwmMiB: read("VmHWM") };
 }
 
+/** CPU time (user + system) a process used so far, in ms (Linux /proc/<pid>/stat, 100 Hz ticks). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const rowsText = loadDocumentText(MEBIBYTES);
 
 /** The engine alone: the adapter in this process, queries one at a time. */
-async function engineRate(seconds: number): Promise<number> {
+async function engineRate(seconds: number): Promise<{ rate: number; cpuMsPerQuery: number }> {
   const bounded = await createBoundedMcp({ environment: {}, principals: "many" });
   try {
     const session = bounded.openSession({ listTools: async () => [] });
@@ -107,12 +118,17 @@ async function engineRate(seconds: number): Promise<number> {
     for (let index = 0; index < queries.length; index += 1) await call(index);
     let done = 0;
     const start = performance.now();
+    const cpu = process.cpuUsage();
     while (performance.now() - start < seconds * 1_000) {
       const result = await call(done);
       if (result.isError) throw new Error(JSON.stringify(result.structuredContent));
       done += 1;
     }
-    return done / ((performance.now() - start) / 1_000);
+    const used = process.cpuUsage(cpu);
+    return {
+      rate: done / ((performance.now() - start) / 1_000),
+      cpuMsPerQuery: (used.user + used.system) / 1_000 / done,
+    };
   } finally {
     await bounded.dispose();
   }
@@ -188,8 +204,12 @@ async function proxyRun(flags: string[], dir: string): Promise<Sample> {
     const warmEnd = performance.now() + WARMUP * 1_000;
     const end = warmEnd + SECONDS * 1_000;
     let warm = { rssMiB: Number.NaN, hwmMiB: Number.NaN };
+    let proxyCpuStart = 0;
+    let clientCpuStart = process.cpuUsage();
     const warmTimer = setTimeout(() => {
       warm = memory(pid);
+      proxyCpuStart = cpuMs(pid);
+      clientCpuStart = process.cpuUsage();
       counting = true;
     }, WARMUP * 1_000);
     await Promise.all(
@@ -218,11 +238,15 @@ async function proxyRun(flags: string[], dir: string): Promise<Sample> {
     );
     clearTimeout(warmTimer);
     const last = memory(pid);
+    const proxyCpu = cpuMs(pid) - proxyCpuStart;
+    const clientCpu = process.cpuUsage(clientCpuStart);
     if (errorSamples.length > 0)
       process.stderr.write(`errors, e.g.:\n${errorSamples.join("\n")}\n`);
     latencies.sort((a, b) => a - b);
     return {
       reqPerSec: latencies.length / SECONDS,
+      proxyCpuMs: proxyCpu / latencies.length,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1_000 / latencies.length,
       p50: quantile(latencies, 0.5),
       p99: quantile(latencies, 0.99),
       max: latencies[latencies.length - 1] ?? Number.NaN,
@@ -241,10 +265,13 @@ async function proxyRun(flags: string[], dir: string): Promise<Sample> {
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const dir = mkdtempSync(join(tmpdir(), "bounded-mcp-http-load-"));
 const engine: number[] = [];
+const engineCpu: number[] = [];
 const byVariant = new Map<string, Sample[]>(VARIANTS.map((name) => [name, []]));
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
-    engine.push(await engineRate(SECONDS / 4));
+    const alone = await engineRate(SECONDS / 4);
+    engine.push(alone.rate);
+    engineCpu.push(alone.cpuMsPerQuery);
     const order = VARIANTS.map((_, index) => VARIANTS[(index + round) % VARIANTS.length]!);
     const rows = [];
     for (const variant of order) {
@@ -253,11 +280,14 @@ try {
       rows.push({ variant, ...sample, ratio: sample.reqPerSec / engine[round]! });
     }
     printTable(
-      `round ${round + 1}: engine alone ${fixed(engine[round]!)} req/s`,
+      `round ${round + 1}: engine alone ${fixed(engine[round]!)} req/s, ${fixed(engineCpu[round]!, 3)} ms CPU per query`,
       rows.map((row) => ({
         variant: row.variant,
         "req/s": fixed(row.reqPerSec),
         "vs engine": `${fixed(row.ratio, 2)}x`,
+        "proxy CPU ms/req": fixed(row.proxyCpuMs, 3),
+        "vs engine CPU": `${fixed(row.proxyCpuMs / engineCpu[round]!, 1)}x`,
+        "clients CPU ms/req": fixed(row.clientCpuMs, 3),
         "p50 ms": fixed(row.p50),
         "p99 ms": fixed(row.p99),
         "max ms": fixed(row.max),
@@ -272,7 +302,7 @@ try {
   const spread = (values: number[], digits = 1) =>
     `${fixed(median(values), digits)} (${fixed(Math.min(...values), digits)}-${fixed(Math.max(...values), digits)})`;
   printTable(
-    `median (min-max) of ${ROUNDS} rounds: ${CLIENTS} clients, ${SECONDS} s after ${WARMUP} s warm-up, ${MEBIBYTES} MiB artifact; engine alone ${spread(engine)} req/s`,
+    `median (min-max) of ${ROUNDS} rounds: ${CLIENTS} clients, ${SECONDS} s after ${WARMUP} s warm-up, ${MEBIBYTES} MiB artifact; engine alone ${spread(engine)} req/s, ${spread(engineCpu, 3)} ms CPU per query`,
     [...byVariant].map(([variant, samples]) => ({
       variant,
       "req/s": spread(samples.map((s) => s.reqPerSec)),
@@ -280,6 +310,11 @@ try {
         samples.map((s, round) => s.reqPerSec / engine[round]!),
         2,
       ),
+      "proxy CPU ms/req": spread(
+        samples.map((s) => s.proxyCpuMs),
+        3,
+      ),
+      "vs engine CPU": spread(samples.map((s, round) => s.proxyCpuMs / engineCpu[round]!)),
       "p50 ms": spread(samples.map((s) => s.p50)),
       "p99 ms": spread(samples.map((s) => s.p99)),
       "max ms": spread(samples.map((s) => s.max)),
