@@ -23,42 +23,60 @@ function sampledIndexes(length: number): number[] {
   return Array.from({ length: SAMPLE }, (_, index) => Math.floor((index * length) / SAMPLE));
 }
 
-function estimate(value: unknown, budget: number): number {
+function scalarBytes(value: unknown): number {
   if (typeof value === "string") return stringBytes(value);
   if (typeof value === "number") {
     // A small integer is a Smi held in its slot; any other number is a 16-byte HeapNumber.
     return Number.isInteger(value) && Math.abs(value) < 2 ** 31 ? 0 : 16;
   }
-  if (value === null || typeof value !== "object") return 0; // true, false, null: shared
-  if (budget < 1) return UNSEEN_NODE;
-  if (Array.isArray(value)) {
-    const picked = sampledIndexes(value.length);
+  return 0; // true, false, null: shared
+}
+
+/**
+ * The walk, with an explicit stack (a document may be nested 100,000 deep): each item is a value,
+ * how many values it stands for (its container's scale) and the nodes it may still visit.
+ */
+function estimate(root: unknown): number {
+  let total = 0;
+  const stack: [unknown, number, number][] = [[root, 1, BUDGET]];
+  while (stack.length > 0) {
+    const [value, times, budget] = stack.pop()!;
+    if (value === null || typeof value !== "object") {
+      total += times * scalarBytes(value);
+      continue;
+    }
+    if (budget < 1) {
+      total += times * UNSEEN_NODE;
+      continue;
+    }
+    if (Array.isArray(value)) {
+      const picked = sampledIndexes(value.length);
+      // JSArray (32) + its FixedArray backing store (16 + a slot per element).
+      total += times * (48 + value.length * SLOT);
+      const scale = times * (picked.length === 0 ? 0 : value.length / picked.length);
+      const share = (budget - 1) / Math.max(1, picked.length);
+      for (const index of picked) stack.push([value[index], scale, share]);
+      continue;
+    }
+    const keys = Object.keys(value);
+    const picked = sampledIndexes(keys.length);
+    const scale = times * (picked.length === 0 ? 0 : keys.length / picked.length);
     const share = (budget - 1) / Math.max(1, picked.length);
-    let children = 0;
-    for (const index of picked) children += estimate(value[index], share);
-    const scale = picked.length === 0 ? 0 : value.length / picked.length;
-    // JSArray (32) + its FixedArray backing store (16 + a slot per element).
-    return 48 + value.length * SLOT + children * scale;
+    if (keys.length <= FAST_MEMBERS) {
+      // JSObject header (24) + one in-object slot per member; its keys live in a map that objects
+      // of the same shape share, so they are not counted here.
+      total += times * (24 + keys.length * SLOT);
+    } else {
+      // A dictionary: the object, a hash table of (key, value, details) triples at about twice
+      // the members' count, and its own key strings.
+      total += times * (24 + 32 + keys.length * 2 * 3 * SLOT);
+      for (const index of picked) total += scale * stringBytes(keys[index] as string);
+    }
+    for (const index of picked) {
+      stack.push([(value as Record<string, unknown>)[keys[index] as string], scale, share]);
+    }
   }
-  const keys = Object.keys(value);
-  const picked = sampledIndexes(keys.length);
-  const share = (budget - 1) / Math.max(1, picked.length);
-  let children = 0;
-  let keyBytes = 0;
-  for (const index of picked) {
-    const key = keys[index] as string;
-    children += estimate((value as Record<string, unknown>)[key], share);
-    keyBytes += stringBytes(key);
-  }
-  const scale = picked.length === 0 ? 0 : keys.length / picked.length;
-  if (keys.length <= FAST_MEMBERS) {
-    // JSObject header (24) + one in-object slot per member; its keys live in a map that objects
-    // of the same shape share, so they are not counted here.
-    return 24 + keys.length * SLOT + children * scale;
-  }
-  // A dictionary: the object, a hash table of (key, value, details) triples at about twice the
-  // members' count, and its own key strings.
-  return 24 + 32 + keys.length * 2 * 3 * SLOT + (children + keyBytes) * scale;
+  return total;
 }
 
 /**
@@ -74,5 +92,5 @@ function estimate(value: unknown, budget: number): number {
  * each time, and a very uneven array is judged by its sampled elements.
  */
 export function estimateHeapBytes(value: unknown): number {
-  return Math.round(estimate(value, BUDGET));
+  return Math.round(estimate(value));
 }
