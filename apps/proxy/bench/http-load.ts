@@ -9,7 +9,9 @@
 //    HTTP (127.0.0.1, port 0, one bearer token) in front of load-upstream.mjs; one client makes
 //    the large call, then `clients` SDK clients loop over the same filtered queries of that
 //    artifact for `warmup` s (not counted) and `seconds` s (counted): req/s, p50, p99, max, and
-//    the proxy's RSS (VmRSS) after the warm-up and at the end, and its peak (VmHWM).
+//    the proxy's RSS (VmRSS) after the warm-up and at the end, its peak (VmHWM), and the CPU
+//    time per request of the proxy process and of this one (the clients) beside the engine's CPU
+//    per query: on a shared machine req/s follows the load, CPU per request much less.
 // Prints one table per round and the medians (with min-max) over the rounds, and `uptime`.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
