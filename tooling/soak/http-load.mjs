@@ -5,7 +5,7 @@
 // errors, contract violations, cross-principal answers and the proxy's RSS after warm-up vs at
 // the end (VmRSS from /proc/<pid>/status, Linux).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +44,8 @@ async function startProxy(tokensFile) {
   const child = spawn(
     process.execPath,
     [
+      // BOUNDED_MCP_SOAK_NODE_FLAGS: node flags of the proxy process (e.g. "--trace-gc").
+      ...(process.env.BOUNDED_MCP_SOAK_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== ""),
       PROXY_CLI,
       "--listen",
       "http://127.0.0.1:0/mcp",
@@ -59,7 +61,18 @@ async function startProxy(tokensFile) {
       process.execPath,
       UPSTREAM,
     ],
-    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "warn" } },
+    {
+      // BOUNDED_MCP_SOAK_PROXY_STDOUT=<file> keeps the proxy's stdout (empty over HTTP, except
+      // what node flags print there, e.g. --trace-gc).
+      stdio: [
+        "ignore",
+        process.env.BOUNDED_MCP_SOAK_PROXY_STDOUT
+          ? openSync(process.env.BOUNDED_MCP_SOAK_PROXY_STDOUT, "w")
+          : "ignore",
+        "pipe",
+      ],
+      env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "warn" },
+    },
   );
   let stderr = "";
   const url = await new Promise((resolve, reject) => {
@@ -270,6 +283,11 @@ export async function runHttpLoad({ clients = 50, seconds = 60, seed = 1 } = {})
   const started = Date.now();
   const deadline = started + seconds * 1_000;
   let warm = null;
+  // The RSS every 10 s: whether it levels off once the store and the caches hold their budgets.
+  const timeline = [];
+  const sampler = setInterval(() => {
+    timeline.push(+(rssKiB(proxy.child.pid).rss / 1024).toFixed(1));
+  }, 10_000);
   const warmTimer = setTimeout(
     () => {
       warm = rssKiB(proxy.child.pid);
@@ -302,6 +320,7 @@ export async function runHttpLoad({ clients = 50, seconds = 60, seed = 1 } = {})
       rssAfterWarmUpMiB: warm === null ? null : +(warm.rss / 1024).toFixed(1),
       rssAtEndMiB: +(end.rss / 1024).toFixed(1),
       peakRssMiB: +(end.hwm / 1024).toFixed(1),
+      rssEvery10sMiB: timeline,
       proxyLogLines:
         proxy
           .stderr()
@@ -310,6 +329,7 @@ export async function runHttpLoad({ clients = 50, seconds = 60, seed = 1 } = {})
     };
   } finally {
     clearTimeout(warmTimer);
+    clearInterval(sampler);
     proxy.child.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 /** One parsed artifact held by the parse cache. */
 export interface ParseCacheEntry<Value> {
   value: Value;
-  /** What the entry counts against the budget (the stored payload's byteLength). */
+  /** What the entry counts against the budget: `weigh(value, bytes)` when set (else bytes). */
   bytes: number;
 }
 
@@ -10,31 +10,52 @@ export interface ParseCacheCounters {
   hits: number;
   misses: number;
   entries: number;
+  /** The sum of the entries' weights (the estimated heap they hold, with a `weigh`). */
   bytes: number;
+}
+
+/** Options of {@link createParseCache}. */
+export interface ParseCacheOptions<Value> {
+  /** The budget: entries are evicted once their weights sum past it (0 disables caching). */
+  maxBytes: number;
+  /**
+   * What an entry weighs, given its value and its serialized bytes: the adapter passes the
+   * estimated heap of the parsed document (`estimateHeapBytes`), since a parsed document holds
+   * 1.1x to 4x its text. Default: the serialized bytes, as given.
+   */
+  weigh?: (value: Value, bytes: number) => number;
 }
 
 /**
  * Parsed artifacts kept in memory so repeated queries neither re-read nor re-parse (a page of a
- * warm artifact must cost a fraction of one parse). Least recently used entries are evicted once the sum of their payload bytes passes
- * `maxBytes`; an entry larger than the whole budget is not kept. The budget counts payload bytes,
- * not heap: a parsed JSON document takes several times its text in memory.
+ * warm artifact must cost a fraction of one parse). Least recently used entries are evicted once
+ * the sum of their weights passes `maxBytes`; an entry heavier than the whole budget is not
+ * kept. With `weigh` (the adapter's: the estimated heap of the parsed document) the budget
+ * bounds heap, not text; the estimate's limits are `estimateHeapBytes`'s.
  */
 export interface ParseCache<Value> {
   /** The entry, refreshed as most recently used, or undefined; counts a hit or a miss. */
   get(key: string): Value | undefined;
   /** The entry without counting or refreshing it. */
   peek(key: string): Value | undefined;
-  /** Adds or replaces an entry, then evicts the least recently used ones over budget. */
+  /**
+   * Adds or replaces an entry of `bytes` serialized bytes (weighed by `weigh`), then evicts the
+   * least recently used ones over budget.
+   */
   set(key: string, value: Value, bytes: number): void;
   delete(key: string): void;
   clear(): void;
   counters(): ParseCacheCounters;
-  /** Whether an entry of `bytes` would be kept (caching is on and it fits the whole budget). */
+  /**
+   * Whether an entry of `bytes` serialized bytes may be kept (caching is on and its text fits the
+   * whole budget): asked before parsing, when only the text is known, so a document whose parsed
+   * heap then passes the budget is still not kept by `set`.
+   */
   accepts(bytes: number): boolean;
 }
 
-/** Creates an empty LRU parse cache bounded by `maxBytes` (0 disables caching). */
-export function createParseCache<Value>(options: { maxBytes: number }): ParseCache<Value> {
+/** Creates an empty LRU parse cache bounded by `maxBytes` of weight (0 disables caching). */
+export function createParseCache<Value>(options: ParseCacheOptions<Value>): ParseCache<Value> {
   const entries = new Map<string, ParseCacheEntry<Value>>();
   let bytes = 0;
   let hits = 0;
@@ -68,7 +89,7 @@ export function createParseCache<Value>(options: { maxBytes: number }): ParseCac
     },
     set(key, value, size) {
       remove(key);
-      const weight = Math.max(0, Math.floor(size));
+      const weight = Math.max(0, Math.floor(options.weigh ? options.weigh(value, size) : size));
       if (weight > options.maxBytes) return;
       entries.set(key, { value, bytes: weight });
       bytes += weight;

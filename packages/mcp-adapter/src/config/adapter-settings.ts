@@ -147,7 +147,7 @@ export const ADAPTER_SETTINGS = Object.freeze({
     env: "BOUNDED_MCP_PARSE_CACHE_BYTES",
     value: byteSize({ min: 0 }),
     default: 256 * 1_024 * 1_024,
-    help: "byte budget of the parse cache (serialized bytes held)",
+    help: "byte budget of the parse cache (the estimated heap of the parsed documents held)",
   }),
   viewCacheBytes: defineSetting({
     flag: "view-cache-bytes",

@@ -5,6 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { createArtifactService, type OpenArtifact } from "../artifacts/artifact-service.js";
+import { estimateHeapBytes } from "../artifacts/heap-estimate.js";
 import { createParseCache } from "../artifacts/parse-cache.js";
 import { createScopeFinder, type ScopeResolver } from "../artifacts/scope.js";
 import { type BoundResult, createBounder, type PreviewHook } from "../bounding/bound-result.js";
@@ -160,7 +161,11 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     });
   const { limits, namespace, keyRing } = settings;
   const store = artifactStore ?? createStoreFromSettings(settings, clock, logger, principals);
-  const cache = createParseCache<OpenArtifact>({ maxBytes: settings.parseCacheBytes });
+  // Bounded by the parsed documents' estimated heap, not their text (see estimateHeapBytes).
+  const cache = createParseCache<OpenArtifact>({
+    maxBytes: settings.parseCacheBytes,
+    weigh: (artifact) => estimateHeapBytes(artifact.document),
+  });
   const artifacts = createArtifactService({ store, cache, ttlMs: limits.ttlMs, clock, logger });
   const findScope = createScopeFinder({ keyRing, namespace, resolver: scope });
   const stats = createStatsCollector();
