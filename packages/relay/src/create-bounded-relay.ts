@@ -212,8 +212,12 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
           finish();
         },
       };
+      // A session can end before its relay was ready (the downstream closed, or the initialize
+      // failed after the upstream started): its upstream is stopped here too, not only by the
+      // connection's close, so no child process outlives its session.
       const finish = () => {
         sessions.delete(session);
+        void supervisor?.close().catch(() => undefined);
         markClosed();
       };
       const relayOnClose = downstream.onclose;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "@bounded-mcp/mcp-adapter";
-import type { BoundedRelay, BoundedRelaySession } from "@bounded-mcp/relay";
+import type { BoundedRelay } from "@bounded-mcp/relay";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -95,16 +95,6 @@ export function isLoopbackHost(host: string): boolean {
   return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
-/**
- * Closes a relay session and its upstream supervisor (child process or connection). The relay's
- * own close leaves the upstream running when the session closes before it was ready (a client
- * that initialized, then went idle before `notifications/initialized`), so it is closed here too.
- */
-async function closeSession(session: BoundedRelaySession): Promise<void> {
-  await session.close();
-  await session.supervisor?.close().catch(() => undefined);
-}
-
 function isInitializeBody(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
 }
@@ -181,7 +171,7 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       onsessioninitialized: (sessionId) => {
         registered = true;
         registry.add(sessionId, {
-          relay: { close: () => closeSession(relay) },
+          relay,
           transport,
           principal,
           lastActive: clock(),
@@ -198,17 +188,15 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       if (transport.sessionId !== undefined) registry.remove(transport.sessionId);
     };
     const relay = await boundedRelay.connect(transport);
-    relay.ready.catch((error: unknown) => {
-      logger.warn("session failed to start", { error: String(error) });
-      // Its upstream child may be running already (initialize was relayed): stop it too.
-      void relay.supervisor?.close().catch(() => undefined);
-    });
+    relay.ready.catch((error: unknown) =>
+      logger.warn("session failed to start", { error: String(error) }),
+    );
     try {
       await transport.handleRequest(request, response, body);
     } finally {
       if (!registered) {
         registry.release(principal);
-        await closeSession(relay);
+        await relay.close();
       }
     }
   }
