@@ -36,6 +36,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       isExactNumber: "function",
       isInexactLiteral: "function",
       mayHoldInexactNumbers: "function",
+      pageText: "function",
       parseJsonExact: "function",
       parseKeyRing: "function",
       parsePointer: "function",
