@@ -192,4 +192,31 @@ describe("cursor properties", () => {
       ),
     );
   });
+
+  it("checks a cursor it signed itself by its record only for the same claims and ring", () => {
+    const cursor = encodeCursor(ring, { ...view, offset: 60, position: 7 });
+    expect(decodeCursor(ring, cursor, view)).toEqual({ ok: true, offset: 60, position: 7 });
+    // Claims whose plain concatenation equals the signed ones' are other claims.
+    const shifted = {
+      ...view,
+      artifactId: `${view.artifactId}s`,
+      scopeHash: view.scopeHash.slice(1),
+    };
+    for (const other of [
+      { ...view, scopeHash: "scope-2" },
+      { ...view, viewHash: "view-2" },
+      { ...view, artifactId: "b".repeat(22) },
+      shifted,
+    ]) {
+      expect(decodeCursor(ring, cursor, other)).toEqual({ ok: false, reason: "mismatch" });
+    }
+    const sameKids = createKeyRing([
+      { kid: "current", secret: Buffer.alloc(32, 9) },
+      { kid: "previous", secret: Buffer.alloc(32, 2) },
+    ]);
+    expect(decodeCursor(sameKids, cursor, view)).toEqual({ ok: false, reason: "mismatch" });
+    // A changed character is still caught (by the MAC, not the record).
+    const last = cursor.at(-1) === "A" ? "B" : "A";
+    expect(decodeCursor(ring, `${cursor.slice(0, -1)}${last}`, view).ok).toBe(false);
+  });
 });
