@@ -242,6 +242,23 @@ const BYTES_SLOT_TEXT = JSON.stringify(BYTES_SLOT);
 
 const answerTexts = new WeakMap<object, ExactText>();
 
+let measureEachElement = false;
+
+/**
+ * Runs `run` with buildPage on its element-by-element path (each candidate measured alone, the
+ * envelope serialized by the caller, no pageText): the path every page took before the page was
+ * serialized once. For tests that pin both paths to the same answers; not exported by the package.
+ */
+export function withElementByElementPages<T>(run: () => T): T {
+  const previous = measureEachElement;
+  measureEachElement = true;
+  try {
+    return run();
+  } finally {
+    measureEachElement = previous;
+  }
+}
+
 /**
  * The text of a page result as buildPage wrote it (stringifyExact of the result, byte for byte,
  * and its ExactNumber count), so whoever sends the answer need not serialize the page again.
@@ -394,7 +411,7 @@ export function buildPage(spec: PageSpec): QueryResult {
   const draft: Draft = {
     values: [],
     keys: [],
-    texts: spec.layout.kind === "array" ? [] : null,
+    texts: spec.layout.kind === "array" && !measureEachElement ? [] : null,
     exactCount: 0,
     used: 0,
     compacted: false,
@@ -405,7 +422,10 @@ export function buildPage(spec: PageSpec): QueryResult {
   const skeletonOf = (shell: Draft) =>
     jsonBytes(render(spec, shell, buildMeta(spec, shell, true, spec.inlineBytes * 10)));
   const budget = spec.inlineBytes - skeletonOf(draft);
-  const candidates = spec.layout.kind === "array" ? wholePage(spec, first, draft, budget) : null;
+  const candidates =
+    spec.layout.kind === "array" && !measureEachElement
+      ? wholePage(spec, first, draft, budget)
+      : null;
   for (let position = draft.values.length; position < spec.limit; position += 1) {
     const element =
       position === 0 && first !== null
@@ -414,7 +434,9 @@ export function buildPage(spec: PageSpec): QueryResult {
     const separator = position === 0 ? 0 : 1;
     // Each element is serialized once: its text is both its measure and (array pages) its part
     // of the answer's text.
-    const measured = measureElement(spec.layout, element);
+    const measured = measureEachElement
+      ? { bytes: elementBytes(spec.layout, element), text: undefined, count: 0 }
+      : measureElement(spec.layout, element);
     const bytes = measured.bytes + separator;
     if (draft.used + bytes <= budget) {
       draft.values.push(element.value);
