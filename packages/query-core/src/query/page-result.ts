@@ -348,20 +348,17 @@ function finish(spec: PageSpec, draft: Draft): Finished {
   return { result: render(spec, draft, meta), bytes };
 }
 
+/** An array page's `limit` candidates and, when they can be serialized, their text as one array. */
+interface Gathered {
+  elements: PageElement[];
+  written: ExactText | null;
+}
+
 /**
- * An array page's candidates measured in one serialization: when all `limit` of them fit the
- * budget (the common case of small items) they are the page, put into `draft` with their text as
- * one part. Otherwise (or for an undefined value, or one nested too deep) nothing is put and the
- * candidates read so far are returned for the element-by-element cut, which decides the same: an
- * element is kept while the bytes so far fit, so all fit exactly when their total does.
+ * Reads an array page's candidates and serializes them in one go; `written` is null (the
+ * element-by-element cut decides) for an undefined value or one nested too deep to serialize.
  */
-function wholePage(
-  spec: PageSpec,
-  first: PageElement | null,
-  draft: Draft,
-  budget: number,
-): PageElement[] | null {
-  if (spec.limit < 2 || first === null) return null;
+function gatherPage(spec: PageSpec, first: PageElement): Gathered {
   const elements: PageElement[] = [first];
   const values: unknown[] = [first.value];
   for (let position = 1; position < spec.limit; position += 1) {
@@ -369,22 +366,55 @@ function wholePage(
     elements.push(element);
     values.push(element.value);
   }
-  for (const value of values) if (value === undefined) return elements;
+  for (const value of values) if (value === undefined) return { elements, written: null };
   let written: ExactText | undefined;
   try {
     written = stringifyExact(values);
   } catch (error) {
-    if (error instanceof RangeError) return elements;
+    if (error instanceof RangeError) return { elements, written: null };
     throw error;
   }
-  if (written === undefined) return elements;
-  const used = utf8Length(written.text) - 2;
-  if (used > budget) return elements;
-  draft.values = values;
-  draft.used = used;
+  return { elements, written: written ?? null };
+}
+
+/** Puts every gathered candidate into the draft, with their text as one part. */
+function takeWhole(draft: Draft, gathered: Gathered, written: ExactText): void {
+  draft.values = gathered.elements.map((element) => element.value);
+  draft.used = utf8Length(written.text) - 2;
   draft.texts = [written.text.slice(1, -1)];
   draft.exactCount = written.count;
-  return elements;
+}
+
+function emptyDraft(draft: Draft): void {
+  draft.values = [];
+  draft.used = 0;
+  draft.texts = [];
+  draft.exactCount = 0;
+}
+
+/**
+ * How many bytes the placeholder skeleton (the envelope buildPage budgets against: every count
+ * at its largest, a 64-character cursor, reason "scalar_size_limit", serializedBytes of
+ * 10 x inlineBytes) can be larger than the envelope of this final result around an empty page.
+ * Member by member: truncated and complete 1 byte each, truncationReason 15 ("scalar_size_limit"
+ * against null), remainingCount digits(total) - 1, nextCursor 64 (66 against null's 4),
+ * serializedBytes digits(10 x inlineBytes) - 1, each fieldsResolved count digits(limit) - 1; the
+ * warning and every other member are the same, and inexactNumbers only makes the final larger.
+ */
+function skeletonSlack(spec: PageSpec, result: QueryResult): number {
+  const resolved = (result.responseMeta as { fieldsResolved?: Record<string, number> })
+    .fieldsResolved;
+  const fields = resolved === undefined ? 0 : Object.keys(resolved).length;
+  return (
+    2 +
+    15 +
+    digits(spec.total) -
+    1 +
+    64 +
+    digits(spec.inlineBytes * 10) -
+    1 +
+    fields * (digits(spec.limit) - 1)
+  );
 }
 
 /**
@@ -417,15 +447,34 @@ export function buildPage(spec: PageSpec): QueryResult {
     compacted: false,
     warnings: baseWarnings,
   };
+  // An array page of candidates that all fit (the common case): they are serialized once, the
+  // answer is written, and when it fits with room for every way the placeholder skeleton can be
+  // larger (skeletonSlack), the element-by-element cut below would keep them all and write this
+  // very answer; so the skeleton is not built.
+  const gathered =
+    spec.layout.kind === "array" && !measureEachElement && first !== null
+      ? gatherPage(spec, first)
+      : null;
+  if (gathered?.written != null) {
+    takeWhole(draft, gathered, gathered.written);
+    const whole = finish(spec, draft);
+    if (whole.bytes + skeletonSlack(spec, whole.result) <= spec.inlineBytes) {
+      if (whole.text !== undefined) answerTexts.set(whole.result, whole.text);
+      return whole.result;
+    }
+    emptyDraft(draft);
+  }
   // Elements that fit are measured against the envelope without the compaction warning; only an
   // element that is compacted pays for that warning.
   const skeletonOf = (shell: Draft) =>
     jsonBytes(render(spec, shell, buildMeta(spec, shell, true, spec.inlineBytes * 10)));
   const budget = spec.inlineBytes - skeletonOf(draft);
-  const candidates =
-    spec.layout.kind === "array" && !measureEachElement
-      ? wholePage(spec, first, draft, budget)
-      : null;
+  const candidates = gathered?.elements ?? null;
+  // All candidates fit the budget exactly when their total does: an element is kept while the
+  // bytes so far fit.
+  if (gathered?.written != null && utf8Length(gathered.written.text) - 2 <= budget) {
+    takeWhole(draft, gathered, gathered.written);
+  }
   for (let position = draft.values.length; position < spec.limit; position += 1) {
     const element =
       position === 0 && first !== null
