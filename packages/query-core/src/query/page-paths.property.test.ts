@@ -125,3 +125,38 @@ describe("one serialization per page against the element-by-element path (proper
     );
   });
 });
+
+describe("a page of large items", () => {
+  /** Items whose `body` (3,000 bytes) counts how often it is read, i.e. serialized. */
+  function countedItems(count: number) {
+    let reads = 0;
+    const items = Array.from({ length: count }, (_, k) => {
+      const item: Record<string, unknown> = { k };
+      Object.defineProperty(item, "body", {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return "b".repeat(3_000);
+        },
+      });
+      return item;
+    });
+    return { items, reads: () => reads };
+  }
+
+  it("serializes no more items than the element-by-element cut does (one beyond the budget)", () => {
+    const context = createTestContext({ limits: { ...DEFAULT_LIMITS, inlineBytes: 8_000 } });
+    const request = createRequest({ pageSize: 20 });
+    const single = countedItems(20);
+    const once = runQuery(single.items, request, context);
+    const each = countedItems(20);
+    const before = withElementByElementPages(() => runQuery(each.items, request, context));
+    expect(stringifyExact(once.result)?.text).toBe(stringifyExact(before.result)?.text);
+    expect(once.result.responseMeta).toMatchObject({
+      returnedCount: 2,
+      truncationReason: "size_limit",
+    });
+    expect(single.reads()).toBe(each.reads());
+    expect(single.reads()).toBeLessThan(10);
+  });
+});

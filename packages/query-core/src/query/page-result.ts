@@ -348,41 +348,43 @@ function finish(spec: PageSpec, draft: Draft): Finished {
   return { result: render(spec, draft, meta), bytes };
 }
 
-/** An array page's `limit` candidates and, when they can be serialized, their text as one array. */
+/** An array page's candidates read and measured so far, each serialized once. */
 interface Gathered {
   elements: PageElement[];
-  written: ExactText | null;
+  measures: Array<{ bytes: number; text: string | undefined; count: number }>;
+  /** True when all `limit` candidates were measured, each has a text, and they are in `draft`. */
+  whole: boolean;
 }
 
 /**
- * Reads an array page's candidates and serializes them in one go; `written` is null (the
- * element-by-element cut decides) for an undefined value or one nested too deep to serialize.
+ * Reads and measures an array page's candidates one by one (each serialized once, as the cut
+ * below measures them) and stops at the first without a text (undefined, nested too deep) or
+ * once they pass inlineBytes, where they cannot all fit: so a page of large items serializes at
+ * most one item beyond the budget, as the cut does. When all were measured they go into `draft`.
  */
-function gatherPage(spec: PageSpec, first: PageElement): Gathered {
-  const elements: PageElement[] = [first];
-  const values: unknown[] = [first.value];
-  for (let position = 1; position < spec.limit; position += 1) {
-    const element = spec.elementAt(spec.offset + position);
-    elements.push(element);
-    values.push(element.value);
+function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered {
+  const gathered: Gathered = { elements: [], measures: [], whole: false };
+  let used = 0;
+  for (let position = 0; position < spec.limit; position += 1) {
+    const element = position === 0 ? first : spec.elementAt(spec.offset + position);
+    const measured = measureElement(spec.layout, element);
+    gathered.elements.push(element);
+    gathered.measures.push(measured);
+    used += measured.bytes + (position === 0 ? 0 : 1);
+    if (measured.text === undefined || used > spec.inlineBytes) return gathered;
   }
-  for (const value of values) if (value === undefined) return { elements, written: null };
-  let written: ExactText | undefined;
-  try {
-    written = stringifyExact(values);
-  } catch (error) {
-    if (error instanceof RangeError) return { elements, written: null };
-    throw error;
+  const texts: string[] = [];
+  let exactCount = 0;
+  for (const measured of gathered.measures) {
+    texts.push(measured.text as string);
+    exactCount += measured.count;
   }
-  return { elements, written: written ?? null };
-}
-
-/** Puts every gathered candidate into the draft, with their text as one part. */
-function takeWhole(draft: Draft, gathered: Gathered, written: ExactText): void {
   draft.values = gathered.elements.map((element) => element.value);
-  draft.used = utf8Length(written.text) - 2;
-  draft.texts = [written.text.slice(1, -1)];
-  draft.exactCount = written.count;
+  draft.used = used;
+  draft.texts = texts;
+  draft.exactCount = exactCount;
+  gathered.whole = true;
+  return gathered;
 }
 
 function emptyDraft(draft: Draft): void {
@@ -447,16 +449,15 @@ export function buildPage(spec: PageSpec): QueryResult {
     compacted: false,
     warnings: baseWarnings,
   };
-  // An array page of candidates that all fit (the common case): they are serialized once, the
+  // An array page of candidates that all fit (the common case): each is serialized once, the
   // answer is written, and when it fits with room for every way the placeholder skeleton can be
   // larger (skeletonSlack), the element-by-element cut below would keep them all and write this
   // very answer; so the skeleton is not built.
   const gathered =
     spec.layout.kind === "array" && !measureEachElement && first !== null
-      ? gatherPage(spec, first)
+      ? gatherPage(spec, first, draft)
       : null;
-  if (gathered?.written != null) {
-    takeWhole(draft, gathered, gathered.written);
+  if (gathered?.whole === true) {
     const whole = finish(spec, draft);
     if (whole.bytes + skeletonSlack(spec, whole.result) <= spec.inlineBytes) {
       if (whole.text !== undefined) answerTexts.set(whole.result, whole.text);
@@ -469,23 +470,17 @@ export function buildPage(spec: PageSpec): QueryResult {
   const skeletonOf = (shell: Draft) =>
     jsonBytes(render(spec, shell, buildMeta(spec, shell, true, spec.inlineBytes * 10)));
   const budget = spec.inlineBytes - skeletonOf(draft);
-  const candidates = gathered?.elements ?? null;
-  // All candidates fit the budget exactly when their total does: an element is kept while the
-  // bytes so far fit.
-  if (gathered?.written != null && utf8Length(gathered.written.text) - 2 <= budget) {
-    takeWhole(draft, gathered, gathered.written);
-  }
   for (let position = draft.values.length; position < spec.limit; position += 1) {
     const element =
       position === 0 && first !== null
         ? first
-        : (candidates?.[position] ?? spec.elementAt(spec.offset + position));
+        : (gathered?.elements[position] ?? spec.elementAt(spec.offset + position));
     const separator = position === 0 ? 0 : 1;
     // Each element is serialized once: its text is both its measure and (array pages) its part
     // of the answer's text.
     const measured = measureEachElement
       ? { bytes: elementBytes(spec.layout, element), text: undefined, count: 0 }
-      : measureElement(spec.layout, element);
+      : (gathered?.measures[position] ?? measureElement(spec.layout, element));
     const bytes = measured.bytes + separator;
     if (draft.used + bytes <= budget) {
       draft.values.push(element.value);
