@@ -52,6 +52,7 @@ export {
   PREVIEW_MARKER_KEYS,
 } from "./preview/preview-markers.js";
 export { TEXT_RESPONSE_ROOT, textToDocument } from "./preview/text-document.js";
+export { pageText } from "./query/page-result.js";
 export type { QueryContext } from "./query/query-context.js";
 export {
   type QueryOutcome,

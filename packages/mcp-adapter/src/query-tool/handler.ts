@@ -9,6 +9,7 @@ import {
 } from "@bounded-mcp/contract";
 import {
   type KeyRing,
+  pageText,
   type QueryContext,
   type QueryOutcome,
   runPartialQuery,
@@ -66,9 +67,15 @@ export interface QueryHandlerDependencies {
  * The same JSON in structuredContent and as the first text block; isError on errors (§5). The
  * text writes inexact number literals as the upstream wrote them; structuredContent is then the
  * JSON value of that text (SPEC.md §10: `1e400` is null there), as responseMeta.inexactNumbers says.
+ * A page whose text query-core kept while cutting it (pageText, the same stringifyExact bytes)
+ * and that writes no ExactNumber is not serialized again.
  */
 export function queryToolResult(output: QueryToolOutput, isError: boolean): CallToolResult {
-  const { text, structuredContent } = exactResultJson(output);
+  const kept = isError ? undefined : pageText(output);
+  const { text, structuredContent } =
+    kept !== undefined && kept.count === 0
+      ? { text: kept.text, structuredContent: output as Record<string, unknown> }
+      : exactResultJson(output);
   return {
     content: [{ type: "text", text }],
     structuredContent,

@@ -192,4 +192,111 @@ describe("cursor properties", () => {
       ),
     );
   });
+
+  it("checks a cursor it signed itself by its record only for the same claims and ring", () => {
+    const cursor = encodeCursor(ring, { ...view, offset: 60, position: 7 });
+    expect(decodeCursor(ring, cursor, view)).toEqual({ ok: true, offset: 60, position: 7 });
+    // Claims whose plain concatenation equals the signed ones' are other claims.
+    const shifted = {
+      ...view,
+      artifactId: `${view.artifactId}s`,
+      scopeHash: view.scopeHash.slice(1),
+    };
+    for (const other of [
+      { ...view, scopeHash: "scope-2" },
+      { ...view, viewHash: "view-2" },
+      { ...view, artifactId: "b".repeat(22) },
+      shifted,
+    ]) {
+      expect(decodeCursor(ring, cursor, other)).toEqual({ ok: false, reason: "mismatch" });
+    }
+    const sameKids = createKeyRing([
+      { kid: "current", secret: Buffer.alloc(32, 9) },
+      { kid: "previous", secret: Buffer.alloc(32, 2) },
+    ]);
+    expect(decodeCursor(sameKids, cursor, view)).toEqual({ ok: false, reason: "mismatch" });
+    // A changed character is still caught (by the MAC, not the record).
+    const last = cursor.at(-1) === "A" ? "B" : "A";
+    expect(decodeCursor(ring, `${cursor.slice(0, -1)}${last}`, view).ok).toBe(false);
+  });
+
+  // A ring with the same keys that signed nothing has no record: what it answers is what the
+  // verification alone answers, so the issuing ring must answer every variant exactly the same.
+  const verifier = createKeyRing([
+    { kid: "current", secret: Buffer.alloc(32, 1) },
+    { kid: "previous", secret: Buffer.alloc(32, 2) },
+  ]);
+
+  it("answers every changed cursor it issued exactly as a ring without its record does", () => {
+    fc.assert(
+      fc.property(
+        claims,
+        fc.option(fc.nat({ max: 2 ** 35 - 1 }), { nil: undefined }),
+        ({ offset, ...expected }, position) => {
+          const signed = { ...expected, offset: offset % 2 ** 35 };
+          if (position !== undefined) (signed as { position?: number }).position = position;
+          const cursor = encodeCursor(ring, signed);
+          const variants = new Set<string>();
+          for (let index = 0; index < cursor.length; index++) {
+            for (const character of BASE64URL_ALPHABET) {
+              if (character !== cursor[index]) {
+                variants.add(cursor.slice(0, index) + character + cursor.slice(index + 1));
+              }
+            }
+            variants.add(cursor.slice(0, index));
+          }
+          for (const character of `${BASE64URL_ALPHABET}=.`) variants.add(cursor + character);
+          for (const variant of variants) {
+            const answer = decodeCursor(ring, variant, expected);
+            expect(answer.ok).toBe(false);
+            expect(answer).toEqual(decodeCursor(verifier, variant, expected));
+          }
+          expect(decodeCursor(ring, cursor, expected)).toEqual(
+            decodeCursor(verifier, cursor, expected),
+          );
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
+
+  it("answers its own cursor sent back for other claims exactly as a ring without its record does", () => {
+    const other = createKeyRing([{ kid: "current", secret: Buffer.alloc(32, 1) }]);
+    fc.assert(
+      fc.property(
+        claims,
+        claims,
+        fc.subarray(["artifactId", "scopeHash", "viewHash"] as const, { minLength: 1 }),
+        (first, second, changed) => {
+          const { offset: _offset, ...expected } = first;
+          const cursor = encodeCursor(ring, first);
+          const asked = { ...expected };
+          for (const name of changed) asked[name] = second[name];
+          fc.pre(changed.some((name) => first[name] !== second[name]));
+          expect(decodeCursor(ring, cursor, asked)).toEqual({ ok: false, reason: "mismatch" });
+          expect(decodeCursor(ring, cursor, asked)).toEqual(decodeCursor(verifier, cursor, asked));
+          // Another ring object (one key left: "previous" is gone) verifies for itself.
+          expect(decodeCursor(other, cursor, expected)).toEqual({
+            ok: true,
+            offset: first.offset,
+          });
+        },
+      ),
+    );
+  });
+
+  it("keeps no record for a ring it did not build, whose keys might change in place", () => {
+    let secret: Uint8Array | null = Buffer.alloc(32, 1);
+    const inner = createKeyRing([{ kid: "current", secret: Buffer.alloc(32, 1) }]);
+    const changing = {
+      signingKid: "current",
+      kids: ["current"],
+      mac: (kid: string, data: string | Uint8Array) =>
+        secret === null ? null : inner.mac(kid, data),
+    };
+    const cursor = encodeCursor(changing, { ...view, offset: 20 });
+    expect(decodeCursor(changing, cursor, view)).toEqual({ ok: true, offset: 20 });
+    secret = null;
+    expect(decodeCursor(changing, cursor, view)).toEqual({ ok: false, reason: "unknown_key" });
+  });
 });

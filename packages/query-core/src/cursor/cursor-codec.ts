@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { KEY_ID_PATTERN, type KeyRing } from "./key-ring.js";
+import { isFixedKeyRing, KEY_ID_PATTERN, type KeyRing } from "./key-ring.js";
 
 /** The first byte of every cursor; a new layout gets a new version. */
 export const CURSOR_VERSION = 1;
@@ -39,6 +39,47 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_CURSOR_CHARS = 64;
 const MAX_VARINT_BYTES = 8;
 
+/** What decodeCursor returns for a cursor this process signed, and the claims it was signed for. */
+interface IssuedCursor {
+  /** expectationKey of the claims the cursor was signed for. */
+  readonly claims: string;
+  readonly offset: number;
+  readonly position: number | undefined;
+}
+
+/**
+ * Cursors this process signed, per ring object: the exact cursor string -> the claims it was
+ * signed for and what it decodes to. A cursor found here and sent back for the same claims is
+ * verified without parsing it or computing its HMAC again: recomputing would give the MAC it
+ * holds, since this ring made it over exactly these claims. Anything else (another string, even
+ * one character apart; other claims; another ring object, e.g. one a key left; a ring not built
+ * by createKeyRing, whose keys might change) is parsed and verified as before, so it is rejected
+ * exactly as before. Bounded: the last ISSUED_LIMIT cursors.
+ */
+const issuedCursors = new WeakMap<KeyRing, Map<string, IssuedCursor>>();
+const ISSUED_LIMIT = 1_024;
+
+/** An unambiguous key of the claims a cursor is checked against (lengths before each string). */
+function expectationKey(claims: CursorExpectation): string {
+  return `${claims.artifactId.length}:${claims.artifactId}${claims.scopeHash.length}:${claims.scopeHash}${claims.viewHash}`;
+}
+
+function rememberIssued(ring: KeyRing, cursor: string, claims: CursorClaims): void {
+  if (!isFixedKeyRing(ring)) return;
+  let issued = issuedCursors.get(ring);
+  if (issued === undefined) {
+    issued = new Map();
+    issuedCursors.set(ring, issued);
+  }
+  issued.delete(cursor);
+  issued.set(cursor, {
+    claims: expectationKey(claims),
+    offset: claims.offset,
+    position: claims.position,
+  });
+  if (issued.size > ISSUED_LIMIT) issued.delete(issued.keys().next().value as string);
+}
+
 function checkCount(name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`a cursor ${name} is a non-negative safe integer, got ${value}`);
@@ -73,6 +114,7 @@ export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
       `the cursor would be ${cursor.length} characters, over ${MAX_CURSOR_CHARS}`,
     );
   }
+  rememberIssued(ring, cursor, claims);
   return cursor;
 }
 
@@ -81,13 +123,21 @@ export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
  * canonical encoding of a well-formed cursor (every extra, missing or changed character that
  * survives decoding is caught by re-encoding); `unknown_key`: its kid is not in the ring;
  * `mismatch`: the MAC (compared in constant time) does not match, i.e. forged or issued for
- * another artifact, scope or view.
+ * another artifact, scope or view. A cursor this process signed with this ring object for the
+ * same claims (one of the last 1,024 it signed, the exact string) is answered from that record
+ * instead of being parsed and MACed again; every other cursor gets the same answer as before.
  */
 export function decodeCursor(
   ring: KeyRing,
   cursor: string,
   expected: CursorExpectation,
 ): CursorDecodeResult {
+  const issued = issuedCursors.get(ring)?.get(cursor);
+  if (issued !== undefined && issued.claims === expectationKey(expected)) {
+    return issued.position === undefined
+      ? { ok: true, offset: issued.offset }
+      : { ok: true, offset: issued.offset, position: issued.position };
+  }
   const parsed = parseCursor(cursor);
   if (parsed === null) return { ok: false, reason: "malformed" };
   const claims: CursorClaims = { ...expected, offset: parsed.offset };
@@ -150,14 +200,16 @@ function frameClaims(kid: string, claims: CursorClaims): Buffer {
     String(claims.offset),
   ];
   if (claims.position !== undefined) fields.push(String(claims.position));
-  const parts: Buffer[] = [];
+  let size = 0;
+  for (const field of fields) size += 4 + Buffer.byteLength(field, "utf8");
+  const framed = Buffer.allocUnsafe(size);
+  let at = 0;
   for (const field of fields) {
-    const bytes = Buffer.from(field, "utf8");
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(bytes.byteLength);
-    parts.push(length, bytes);
+    const length = framed.write(field, at + 4, "utf8");
+    framed.writeUInt32BE(length, at);
+    at += 4 + length;
   }
-  return Buffer.concat(parts);
+  return framed;
 }
 
 function encodeVarint(value: number): Buffer {

@@ -42,6 +42,9 @@ export interface KeyRingEntry {
   secret: Uint8Array;
 }
 
+/** The rings createKeyRing built (isFixedKeyRing). */
+const fixedRings = new WeakSet<KeyRing>();
+
 /**
  * Builds a key ring from secrets. The first key signs, all verify. Throws KeyRingError for an
  * empty list, a secret shorter than 32 bytes, a kid outside KEY_ID_PATTERN or a duplicate kid.
@@ -63,7 +66,7 @@ export function createKeyRing(keys: readonly KeyRingEntry[]): KeyRing {
     byKid.set(kid, createSecretKey(Buffer.from(entry.secret)));
   }
   const kids = Object.freeze([...byKid.keys()]);
-  return Object.freeze({
+  const ring: KeyRing = Object.freeze({
     signingKid: kids[0]!,
     kids,
     mac(kid: string, data: string | Uint8Array): Buffer | null {
@@ -71,6 +74,17 @@ export function createKeyRing(keys: readonly KeyRingEntry[]): KeyRing {
       return key === undefined ? null : createHmac("sha256", key).update(data).digest();
     },
   });
+  fixedRings.add(ring);
+  return ring;
+}
+
+/**
+ * Whether createKeyRing built this ring: its keys can never change (the ring is frozen and holds
+ * its secrets privately), so a MAC it gave once it gives again. decodeCursor trusts its record of
+ * issued cursors only for such a ring; a KeyRing implemented elsewhere might rotate in place.
+ */
+export function isFixedKeyRing(ring: KeyRing): boolean {
+  return fixedRings.has(ring);
 }
 
 /** The default kid of a secret: 8 base64url characters of a domain-separated SHA-256. */

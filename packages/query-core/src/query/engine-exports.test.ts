@@ -37,6 +37,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       isInexactLiteral: "function",
       mayHoldInexactNumbers: "function",
       mayHoldInexactNumbersInBytes: "function",
+      pageText: "function",
       parseJsonExact: "function",
       parseKeyRing: "function",
       parsePointer: "function",

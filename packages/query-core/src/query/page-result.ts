@@ -7,7 +7,7 @@ import {
   type QueryResult,
   type TruncationReason,
 } from "@bounded-mcp/contract";
-import { findInexactNumbers } from "../exact/stringify-exact.js";
+import { type ExactText, findInexactNumbers, stringifyExact } from "../exact/stringify-exact.js";
 import { compactPreview } from "../preview/compact-preview.js";
 import { createRecord, jsonBytes, measuredExactNumbers, utf8Length } from "./json-values.js";
 
@@ -84,6 +84,13 @@ function compactionWarning(spec: PageSpec, pointer: string): string {
 interface Draft {
   values: unknown[];
   keys: string[];
+  /**
+   * The values' texts as measured (array layout), so the answer's text is spliced from them
+   * instead of serializing the page again; null once a value was put without its text.
+   */
+  texts: string[] | null;
+  /** ExactNumbers the texts write. */
+  exactCount: number;
   /** Bytes of the page's elements as serialized, separators included. */
   used: number;
   compacted: boolean;
@@ -165,7 +172,7 @@ function buildMeta(
     meta.inferredResponsePath = spec.inferredResponsePath;
   }
   // Walked only when an element measured held an ExactNumber (measuredExactNumbers).
-  if (!placeholder && measuredExactNumbers()) {
+  if (!placeholder && (draft.exactCount > 0 || measuredExactNumbers())) {
     const inexact = findInexactNumbers(pageBody(spec, draft));
     if (inexact.total > 0) meta.inexactNumbers = inexact;
   }
@@ -192,6 +199,31 @@ function pageBody(spec: PageSpec, draft: Draft): unknown {
   return page;
 }
 
+/**
+ * An element's bytes as jsonBytes measures them (0 for undefined, Infinity when nested too deep
+ * to serialize) and its value's text when it has one.
+ */
+function measureElement(
+  layout: PageLayout,
+  element: PageElement,
+): { bytes: number; text: string | undefined; count: number } {
+  let written: ExactText | undefined;
+  try {
+    written = stringifyExact(element.value);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      return { bytes: Number.POSITIVE_INFINITY, text: undefined, count: 0 };
+    }
+    throw error;
+  }
+  const valueBytes = written === undefined ? 0 : utf8Length(written.text);
+  const bytes =
+    layout.kind === "object"
+      ? utf8Length(JSON.stringify(element.key)) + 1 + valueBytes
+      : valueBytes;
+  return { bytes, text: written?.text, count: written?.count ?? 0 };
+}
+
 function elementBytes(layout: PageLayout, element: PageElement): number {
   const valueBytes = jsonBytes(element.value);
   return layout.kind === "object"
@@ -203,13 +235,107 @@ function digits(value: number): number {
   return String(value).length;
 }
 
+const PAGE_SLOT = "\u0000bounded-mcp page slot\u0000";
+const BYTES_SLOT = "\u0000bounded-mcp bytes slot\u0000";
+const PAGE_SLOT_TEXT = JSON.stringify(PAGE_SLOT);
+const BYTES_SLOT_TEXT = JSON.stringify(BYTES_SLOT);
+
+const answerTexts = new WeakMap<object, ExactText>();
+
+let measureEachElement = false;
+
+/**
+ * Runs `run` with buildPage on its element-by-element path (each candidate measured alone, the
+ * envelope serialized by the caller, no pageText): the path every page took before the page was
+ * serialized once. For tests that pin both paths to the same answers; not exported by the package.
+ */
+export function withElementByElementPages<T>(run: () => T): T {
+  const previous = measureEachElement;
+  measureEachElement = true;
+  try {
+    return run();
+  } finally {
+    measureEachElement = previous;
+  }
+}
+
+/**
+ * The text of a page result as buildPage wrote it (stringifyExact of the result, byte for byte,
+ * and its ExactNumber count), so whoever sends the answer need not serialize the page again.
+ * Undefined for a result written another way (errors, object and shape layouts, compacted
+ * pages). Only valid while the result is not changed: a caller that edits the result must
+ * serialize it itself.
+ */
+export function pageText(result: object): ExactText | undefined {
+  return answerTexts.get(result);
+}
+
+interface Finished {
+  result: QueryResult;
+  bytes: number;
+  text?: ExactText;
+}
+
+/**
+ * The envelope of an array page spliced from the element texts measured while fitting: the
+ * envelope is serialized once with a slot string for the page and one for serializedBytes, and
+ * the slots replaced. Null (the caller renders the usual way) when a slot text is not found
+ * exactly once, e.g. a warning or filter value that spells a slot.
+ */
+function splicedFinish(
+  spec: PageSpec,
+  draft: Draft,
+  texts: string[],
+  meta: Record<string, unknown>,
+): Finished | null {
+  const shell = render(spec, { ...draft, values: [], keys: [] }, meta) as QueryResult &
+    Record<string, unknown>;
+  shell.response = PAGE_SLOT;
+  meta.serializedBytes = BYTES_SLOT;
+  const written = stringifyExact(shell);
+  if (written === undefined) return null;
+  const shellText = written.text;
+  const pageAt = shellText.indexOf(PAGE_SLOT_TEXT);
+  const bytesAt = shellText.indexOf(BYTES_SLOT_TEXT);
+  if (
+    pageAt < 0 ||
+    bytesAt < pageAt ||
+    shellText.indexOf(PAGE_SLOT_TEXT, pageAt + 1) >= 0 ||
+    shellText.indexOf(BYTES_SLOT_TEXT, bytesAt + 1) >= 0
+  ) {
+    return null;
+  }
+  // The slot texts are ASCII; the page is its elements' bytes (separators in draft.used) + "[]".
+  const withoutCount =
+    utf8Length(shellText) - PAGE_SLOT_TEXT.length - BYTES_SLOT_TEXT.length + draft.used + 2;
+  let bytes = withoutCount + 1;
+  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  meta.serializedBytes = bytes;
+  const text =
+    shellText.slice(0, pageAt) +
+    `[${texts.join(",")}]` +
+    shellText.slice(pageAt + PAGE_SLOT_TEXT.length, bytesAt) +
+    String(bytes) +
+    shellText.slice(bytesAt + BYTES_SLOT_TEXT.length);
+  return {
+    result: render(spec, draft, meta),
+    bytes,
+    text: { text, count: written.count + draft.exactCount },
+  };
+}
+
 /**
  * Writes the final envelope. Its size is the size of the envelope around an empty page plus the
  * page's element bytes measured while fitting, so the page is not serialized again; serializedBytes
- * is then the byte length of the result it is part of (solved for its own digits).
+ * is then the byte length of the result it is part of (solved for its own digits). An array page
+ * whose element texts were kept also gets its text, spliced from them (splicedFinish).
  */
-function finish(spec: PageSpec, draft: Draft): { result: QueryResult; bytes: number } {
+function finish(spec: PageSpec, draft: Draft): Finished {
   const meta = buildMeta(spec, draft, false, 0);
+  if (spec.layout.kind === "array" && draft.texts !== null) {
+    const spliced = splicedFinish(spec, draft, draft.texts, meta);
+    if (spliced !== null) return spliced;
+  }
   const empty: Draft = { ...draft, values: [], keys: [] };
   const shellBytes = jsonBytes(render(spec, empty, meta));
   // An empty "value" page renders as null (4 bytes) where the value goes.
@@ -220,6 +346,77 @@ function finish(spec: PageSpec, draft: Draft): { result: QueryResult; bytes: num
   while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
   meta.serializedBytes = bytes;
   return { result: render(spec, draft, meta), bytes };
+}
+
+/** An array page's candidates read and measured so far, each serialized once. */
+interface Gathered {
+  elements: PageElement[];
+  measures: Array<{ bytes: number; text: string | undefined; count: number }>;
+  /** True when all `limit` candidates were measured, each has a text, and they are in `draft`. */
+  whole: boolean;
+}
+
+/**
+ * Reads and measures an array page's candidates one by one (each serialized once, as the cut
+ * below measures them) and stops at the first without a text (undefined, nested too deep) or
+ * once they pass inlineBytes, where they cannot all fit: so a page of large items serializes at
+ * most one item beyond the budget, as the cut does. When all were measured they go into `draft`.
+ */
+function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered {
+  const gathered: Gathered = { elements: [], measures: [], whole: false };
+  let used = 0;
+  for (let position = 0; position < spec.limit; position += 1) {
+    const element = position === 0 ? first : spec.elementAt(spec.offset + position);
+    const measured = measureElement(spec.layout, element);
+    gathered.elements.push(element);
+    gathered.measures.push(measured);
+    used += measured.bytes + (position === 0 ? 0 : 1);
+    if (measured.text === undefined || used > spec.inlineBytes) return gathered;
+  }
+  const texts: string[] = [];
+  let exactCount = 0;
+  for (const measured of gathered.measures) {
+    texts.push(measured.text as string);
+    exactCount += measured.count;
+  }
+  draft.values = gathered.elements.map((element) => element.value);
+  draft.used = used;
+  draft.texts = texts;
+  draft.exactCount = exactCount;
+  gathered.whole = true;
+  return gathered;
+}
+
+function emptyDraft(draft: Draft): void {
+  draft.values = [];
+  draft.used = 0;
+  draft.texts = [];
+  draft.exactCount = 0;
+}
+
+/**
+ * How many bytes the placeholder skeleton (the envelope buildPage budgets against: every count
+ * at its largest, a 64-character cursor, reason "scalar_size_limit", serializedBytes of
+ * 10 x inlineBytes) can be larger than the envelope of this final result around an empty page.
+ * Member by member: truncated and complete 1 byte each, truncationReason 15 ("scalar_size_limit"
+ * against null), remainingCount digits(total) - 1, nextCursor 64 (66 against null's 4),
+ * serializedBytes digits(10 x inlineBytes) - 1, each fieldsResolved count digits(limit) - 1; the
+ * warning and every other member are the same, and inexactNumbers only makes the final larger.
+ */
+function skeletonSlack(spec: PageSpec, result: QueryResult): number {
+  const resolved = (result.responseMeta as { fieldsResolved?: Record<string, number> })
+    .fieldsResolved;
+  const fields = resolved === undefined ? 0 : Object.keys(resolved).length;
+  return (
+    2 +
+    15 +
+    digits(spec.total) -
+    1 +
+    64 +
+    digits(spec.inlineBytes * 10) -
+    1 +
+    fields * (digits(spec.limit) - 1)
+  );
 }
 
 /**
@@ -236,26 +433,64 @@ export function buildPage(spec: PageSpec): QueryResult {
   const reserved: Draft = {
     values: [],
     keys: [],
+    texts: null,
+    exactCount: 0,
     used: 0,
     compacted: false,
     warnings:
       first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
   };
-  const draft: Draft = { values: [], keys: [], used: 0, compacted: false, warnings: baseWarnings };
+  const draft: Draft = {
+    values: [],
+    keys: [],
+    texts: spec.layout.kind === "array" && !measureEachElement ? [] : null,
+    exactCount: 0,
+    used: 0,
+    compacted: false,
+    warnings: baseWarnings,
+  };
+  // An array page of candidates that all fit (the common case): each is serialized once, the
+  // answer is written, and when it fits with room for every way the placeholder skeleton can be
+  // larger (skeletonSlack), the element-by-element cut below would keep them all and write this
+  // very answer; so the skeleton is not built.
+  const gathered =
+    spec.layout.kind === "array" && !measureEachElement && first !== null
+      ? gatherPage(spec, first, draft)
+      : null;
+  if (gathered?.whole === true) {
+    const whole = finish(spec, draft);
+    if (whole.bytes + skeletonSlack(spec, whole.result) <= spec.inlineBytes) {
+      if (whole.text !== undefined) answerTexts.set(whole.result, whole.text);
+      return whole.result;
+    }
+    emptyDraft(draft);
+  }
   // Elements that fit are measured against the envelope without the compaction warning; only an
   // element that is compacted pays for that warning.
   const skeletonOf = (shell: Draft) =>
     jsonBytes(render(spec, shell, buildMeta(spec, shell, true, spec.inlineBytes * 10)));
   const budget = spec.inlineBytes - skeletonOf(draft);
-  for (let position = 0; position < spec.limit; position += 1) {
+  for (let position = draft.values.length; position < spec.limit; position += 1) {
     const element =
-      position === 0 && first !== null ? first : spec.elementAt(spec.offset + position);
+      position === 0 && first !== null
+        ? first
+        : (gathered?.elements[position] ?? spec.elementAt(spec.offset + position));
     const separator = position === 0 ? 0 : 1;
-    const bytes = elementBytes(spec.layout, element) + separator;
+    // Each element is serialized once: its text is both its measure and (array pages) its part
+    // of the answer's text.
+    const measured = measureEachElement
+      ? { bytes: elementBytes(spec.layout, element), text: undefined, count: 0 }
+      : (gathered?.measures[position] ?? measureElement(spec.layout, element));
+    const bytes = measured.bytes + separator;
     if (draft.used + bytes <= budget) {
       draft.values.push(element.value);
       if (element.key !== undefined) draft.keys.push(element.key);
       draft.used += bytes;
+      if (draft.texts !== null) {
+        if (measured.text === undefined) draft.texts = null;
+        else draft.texts.push(measured.text);
+      }
+      draft.exactCount += measured.count;
       continue;
     }
     if (position === 0) {
@@ -265,6 +500,7 @@ export function buildPage(spec: PageSpec): QueryResult {
       draft.values.push(compacted);
       if (element.key !== undefined) draft.keys.push(element.key);
       draft.used = keyBytes + jsonBytes(compacted);
+      draft.texts = null;
       draft.compacted = true;
       draft.warnings = reserved.warnings;
     }
@@ -276,6 +512,15 @@ export function buildPage(spec: PageSpec): QueryResult {
       const removed = draft.values.pop();
       const key = draft.keys.length > draft.values.length ? draft.keys.pop() : undefined;
       draft.used -= elementBytes(spec.layout, { value: removed, key, pointer: "" }) + 1;
+      // Texts kept one per element and no ExactNumber among them: drop the last; else the count
+      // of what stays is not known without measuring again, so render the usual way.
+      if (
+        draft.texts !== null &&
+        draft.exactCount === 0 &&
+        draft.texts.length === draft.values.length + 1
+      ) {
+        draft.texts.pop();
+      } else draft.texts = null;
     } else {
       const key = draft.keys[0];
       const keyBytes = key === undefined ? 0 : utf8Length(JSON.stringify(key)) + 1;
@@ -284,6 +529,7 @@ export function buildPage(spec: PageSpec): QueryResult {
       const compacted = compactPreview(draft.values[0], Math.max(0, current - overshoot - 16));
       const compactedBytes = jsonBytes(compacted);
       draft.values[0] = compacted;
+      draft.texts = null;
       draft.used = keyBytes + compactedBytes;
       if (!draft.compacted) {
         draft.compacted = true;
@@ -304,5 +550,6 @@ export function buildPage(spec: PageSpec): QueryResult {
       details: { field: "fields", expected: `labels and paths that fit ${spec.inlineBytes} bytes` },
     });
   }
+  if (outcome.text !== undefined) answerTexts.set(outcome.result, outcome.text);
   return outcome.result;
 }

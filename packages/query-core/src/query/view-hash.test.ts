@@ -1,4 +1,7 @@
+import type { QueryRequest } from "@bounded-mcp/contract";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseJsonExact } from "../exact/parse-exact.js";
 import { computeViewHash } from "./view-hash.js";
 
 const artifactId = "art_0123456789abcdefghij";
@@ -42,5 +45,71 @@ describe("computeViewHash", () => {
 
   it("is a base64url sha256", () => {
     expect(computeViewHash({ artifactId }, "")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe("computeViewHash, remembered", () => {
+  const reordered = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(reordered);
+    if (value === null || typeof value !== "object") return value;
+    const entries = Object.entries(value).reverse();
+    return Object.fromEntries(entries.map(([key, inner]) => [key, reordered(inner)]));
+  };
+  const scalar = fc.oneof(
+    fc.integer(),
+    fc.string({ maxLength: 6 }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const request = fc.record(
+    {
+      artifactId: fc.constantFrom(artifactId, "other_0123456789abcdefg"),
+      responsePath: fc.constantFrom("/rows", ""),
+      pageSize: fc.integer({ min: 1, max: 50 }),
+      fields: fc.array(fc.constantFrom("id", "/a", "/b/c"), { maxLength: 3 }),
+      filters: fc.array(
+        fc.record(
+          { path: fc.constantFrom("/a", "/b"), op: fc.constantFrom("eq", "ne"), value: scalar },
+          { requiredKeys: ["path", "value"] },
+        ),
+        { maxLength: 2 },
+      ),
+      cursor: fc.string({ maxLength: 8 }),
+    },
+    { requiredKeys: ["artifactId"] },
+  );
+
+  it("gives every request the hash it gets when computed afresh, however often it is asked", () => {
+    fc.assert(
+      fc.property(
+        fc.array(request, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("", "/x"),
+        (requests, root) => {
+          const first = requests.map((one) => computeViewHash(one as QueryRequest, root));
+          // Reversed key order is another text (a fresh computation) of the same view.
+          const fresh = requests.map((one) =>
+            computeViewHash(reordered(one) as QueryRequest, root),
+          );
+          const again = [...requests]
+            .reverse()
+            .map((one) => computeViewHash(one as QueryRequest, root));
+          expect(fresh).toEqual(first);
+          expect(again.reverse()).toEqual(first);
+        },
+      ),
+    );
+  });
+
+  it("tells exact number filter values apart that a double would merge", () => {
+    const of = (literal: string) =>
+      parseJsonExact(
+        `{"artifactId":"${artifactId}","filters":[{"path":"/n","op":"eq","value":${literal}}]}`,
+      ) as QueryRequest;
+    const hashes = ["12345678901234567890", "12345678901234567889", "12345678901234567890"].map(
+      (literal) => computeViewHash(of(literal), ""),
+    );
+    expect(hashes[0]).not.toBe(hashes[1]);
+    expect(hashes[2]).toBe(hashes[0]);
+    expect(computeViewHash(of("12345678901234567889"), "")).toBe(hashes[1]);
   });
 });

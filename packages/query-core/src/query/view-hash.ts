@@ -1,5 +1,6 @@
 import { hash } from "node:crypto";
 import { DEFAULT_LIMITS, type Filter, type QueryRequest } from "@bounded-mcp/contract";
+import { stringifyExact } from "../exact/stringify-exact.js";
 import { canonicalJson } from "./canonical-json.js";
 
 /** A filter with op `eq` filled in (inside an anyOf too). */
@@ -11,6 +12,14 @@ function withDefaultOp(filter: Filter): Filter {
 }
 
 /**
+ * View hashes computed lately, by the request's own JSON text (without the cursor) and the
+ * responseRoot: each page of a view sends the same arguments, so its hash is computed once, not
+ * once a page (canonical JSON and SHA-256 were about a tenth of a cached page). Bounded.
+ */
+const computed = new Map<string, string>();
+const COMPUTED_LIMIT = 256;
+
+/**
  * The hash of a query's view (SPEC.md §7, §9): sha256 (base64url) of the canonical JSON of every
  * argument but `cursor`, after defaults are filled in (filter op `eq`, textSearch caseSensitive
  * false, pageSize 20, responsePath the artifact's responseRoot, sort order `asc`, aggregate
@@ -20,6 +29,40 @@ function withDefaultOp(filter: Filter): Filter {
  */
 export function computeViewHash(request: QueryRequest, responseRoot: string): string {
   const { cursor: _cursor, ...view } = request;
+  const key = memoKey(view, responseRoot);
+  if (key !== null) {
+    const kept = computed.get(key);
+    if (kept !== undefined) return kept;
+  }
+  const viewHash = hashView(request, view, responseRoot);
+  if (key !== null) {
+    computed.set(key, viewHash);
+    if (computed.size > COMPUTED_LIMIT) computed.delete(computed.keys().next().value as string);
+  }
+  return viewHash;
+}
+
+/**
+ * The memo key of a view, or null when it has none. Only a request of plain JSON values (no
+ * ExactNumber, whose text alone need not say which canonical form it hashes as) is memoized: for
+ * those, equal texts are equal requests, so a memoized hash is the hash they would get.
+ */
+function memoKey(view: Omit<QueryRequest, "cursor">, responseRoot: string): string | null {
+  let written: ReturnType<typeof stringifyExact>;
+  try {
+    written = stringifyExact(view);
+  } catch {
+    return null;
+  }
+  if (written === undefined || written.count > 0) return null;
+  return `${responseRoot.length}:${responseRoot}${written.text}`;
+}
+
+function hashView(
+  request: QueryRequest,
+  view: Omit<QueryRequest, "cursor">,
+  responseRoot: string,
+): string {
   const canonical: Record<string, unknown> = {
     ...view,
     responsePath: request.responsePath ?? responseRoot,
