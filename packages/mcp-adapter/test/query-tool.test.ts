@@ -290,7 +290,7 @@ describe("query_response_artifact", () => {
     ]);
   });
 
-  it("re-reads and re-parses from the store when the parse cache is disabled", async () => {
+  it("re-reads the store for every query when the parse cache is disabled (answered from its bytes)", async () => {
     const { alice, id } = await setUp({ parseCacheBytes: 0 });
     const page = successOf(
       await query(alice, {

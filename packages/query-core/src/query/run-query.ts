@@ -183,7 +183,7 @@ function* answer(
 /**
  * Whether runQuery answers a request as a plain page of the selection (pagePlain): no describe,
  * textSearch, jsonPath, fields, filters, objectMode, sort or aggregate. runPartialQuery answers
- * exactly these.
+ * these by counting the array alone, and fields/filters requests by a scan of what they read.
  */
 export function isPlainPageRequest(request: QueryRequest): boolean {
   return (
