@@ -46,7 +46,7 @@ describe("estimateHeapBytes", () => {
     const rowsPerText = estimateHeapBytes(rows) / JSON.stringify(rows).length;
     const strings = Array.from({ length: 2_000 }, (_, index) => `line ${index} ${"x".repeat(300)}`);
     const stringsPerText = estimateHeapBytes(strings) / JSON.stringify(strings).length;
-    // The order and the rough factors V8 shows for these shapes (apps/proxy/bench/parse-heap.mjs):
+    // The order and the rough factors V8 shows for these shapes (packages/mcp-adapter/bench/parse-heap.mjs):
     // keyed objects 3.5-4.1x, node arrays 1.5-1.7x, strings 1.07x (the estimate is 1.0-1.25x that).
     expect(perText).toBeGreaterThan(3);
     expect(perText).toBeLessThan(6);

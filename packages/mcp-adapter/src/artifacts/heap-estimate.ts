@@ -86,7 +86,7 @@ function estimate(root: unknown): number {
  * 32 children per array or object, 4,096 nodes in all) and scales each sample to its container,
  * with V8's 64-bit layout (headers, one 8-byte slot per element or member, 16-byte HeapNumbers,
  * one-byte strings; dictionary objects past 128 members). Calibrated against
- * `v8.getHeapStatistics()` around `JSON.parse` (apps/proxy/bench/parse-heap.mjs; the table is in
+ * `v8.getHeapStatistics()` around `JSON.parse` (packages/mcp-adapter/bench/parse-heap.mjs; the table is in
  * the mcp-adapter README). Limits: an estimate, not a measure: strings with characters over
  * U+00FF (two bytes each) are under-counted by up to 2x, repeated strings V8 shares are counted
  * each time, and a very uneven array is judged by its sampled elements.

@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
-import { estimateHeapBytes } from "../../../packages/mcp-adapter/dist/artifacts/heap-estimate.js";
+import { estimateHeapBytes } from "../dist/artifacts/heap-estimate.js";
 
 const SHAPES = {
   // An array of small records (ids, names, numbers, a short tag list, a note): API listings.
