@@ -25,7 +25,7 @@ const bounded = createBoundedMcp({
   keys: `bench:${"cd".repeat(32)}`,
   environment: {},
   artifactStore: createMemoryStore({ maxBytes: 8 * 1024 * MEBIBYTE }),
-  limits: { artifactMaxBytes: 1024 * MEBIBYTE },
+  artifactMaxBytes: 1024 * MEBIBYTE,
 });
 await bounded.boundResult(result);
 const peakRss = memoryStatus().peak;

@@ -8,6 +8,7 @@
 // Run from packages/relay: npx tsx bench/relay-call.ts
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import { formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
 import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -114,6 +115,42 @@ async function main(): Promise<void> {
     row("direct (baseline)", directSamples, baseline),
     ...paths.map((path, index) => row(path.label, samples[index]!, baseline)),
   ]);
+  writeRelayCallPart(
+    directSamples,
+    paths.map((path, index) => [path.label, samples[index]!]),
+  );
 }
 
 await main();
+
+/**
+ * BENCHMARKS.md (tooling/bench-report): medians against the direct call, and the small-call
+ * target against the first path (the floor relay), as one part.
+ */
+function writeRelayCallPart(direct: number[], paths: [string, number[]][]) {
+  const baseline = results.figureOf("direct call (baseline)", direct);
+  const figures = [
+    baseline,
+    ...paths.map(([label, values]) => results.figureOf(label, values, { baseline })),
+  ];
+  const [floorLabel, floorSamples] = paths[0] ?? ["", []];
+  const [label, values] = paths.at(-1) ?? ["", []];
+  const floor = results.figureOf(floorLabel, floorSamples);
+  const relay = results.figureOf(`${label} ÷ ${floorLabel}`, values, { baseline: floor });
+  results.writeBenchResult("relay", "call", {
+    title: `A small tool call (echo), ${ROUNDS} x ${CALLS_PER_ROUND} interleaved`,
+    figures: [...figures, relay],
+    targets: [
+      results.targetOf(
+        "small-stdio-call",
+        `small stdio call (${label}) ≤ 1.3x the floor (${floorLabel})`,
+        relay.ratio ?? Number.NaN,
+        "<=",
+        1.3,
+        "x",
+        relay.name,
+      ),
+    ],
+    notes: ["p99 of each path: see the bench's own table."],
+  });
+}

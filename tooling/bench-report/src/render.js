@@ -310,9 +310,9 @@ export function renderSvg(section) {
       )
       .map((figure) => ({ ...figure, part: part.part })),
   );
-  const width = 760;
-  const labelWidth = 330;
-  const plotWidth = 320;
+  const width = 980;
+  const labelWidth = 540;
+  const plotWidth = 330;
   const rowHeight = 22;
   const top = 40;
   const height = top + Math.max(bars.length, 1) * rowHeight + 40;
@@ -351,7 +351,7 @@ export function renderSvg(section) {
     const color = judged === undefined ? "#4c78a8" : judged.met ? "#2e8b57" : "#c0392b";
     const start = logarithmic ? labelWidth : x(0);
     out.push(
-      `<text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end">${escapeXml(clip(`${bar.name} ÷ ${bar.baseline}`, 54))}</text>`,
+      `<text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end">${escapeXml(clip(`${bar.name} ÷ ${bar.baseline}`, 84))}</text>`,
       `<rect x="${num(start)}" y="${y + 4}" width="${num(Math.max(1, x(bar.ratio) - start))}" height="${rowHeight - 8}" fill="${color}"/>`,
       `<text x="${num(x(bar.ratio) + 4)}" y="${y + 15}">${escapeXml(formatValue(bar.ratio, "x"))}</text>`,
     );

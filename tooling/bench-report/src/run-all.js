@@ -35,7 +35,12 @@ export const STEPS = [
     args: ["bench/views.ts"],
     env: { BENCH_VIEWS_ROUNDS: "5" },
   },
-  { sections: ["bounding"], cwd: "packages/mcp-adapter", args: ["bench/index.ts", "50"], env: {} },
+  {
+    sections: ["bounding"],
+    cwd: "packages/mcp-adapter",
+    args: ["bench/index.ts", process.env.BENCH_ADAPTER_MIB ?? "50"],
+    env: {},
+  },
   {
     sections: ["bounding"],
     cwd: "packages/mcp-adapter",
@@ -46,10 +51,20 @@ export const STEPS = [
   {
     sections: ["relay"],
     cwd: "packages/relay",
-    args: ["bench/relay-transport.ts", "50", "--only", "json-parse,json-parse-payload,linear"],
+    args: [
+      "bench/relay-transport.ts",
+      process.env.BENCH_TRANSPORT_MIB ?? "50",
+      "--only",
+      "json-parse,json-parse-payload,linear",
+    ],
     env: {},
   },
-  { sections: ["proxy"], cwd: "apps/proxy", args: ["bench/index.ts"], env: {} },
+  {
+    sections: ["proxy"],
+    cwd: "apps/proxy",
+    args: ["bench/index.ts", process.env.BENCH_PROXY_MIB ?? "50"],
+    env: {},
+  },
   { sections: ["stores"], cwd: "packages/stores", args: ["bench/index.ts"], env: {} },
   { sections: ["context"], cwd: "bench/context", args: ["src/run.ts"], env: {} },
   { sections: ["context"], cwd: "apps/n8n-mcp-bounded", args: ["bench/index.ts"], env: {} },
