@@ -125,7 +125,7 @@ await main();
 
 /**
  * BENCHMARKS.md (tooling/bench-report): medians against the direct call, and the small-call
- * target against the first path (the floor relay), as one part.
+ * target: the createBoundedRelay path against the floor (a path named "pipe", else the first).
  */
 function writeRelayCallPart(direct: number[], paths: [string, number[]][]) {
   const baseline = results.figureOf("direct call (baseline)", direct);
@@ -133,8 +133,10 @@ function writeRelayCallPart(direct: number[], paths: [string, number[]][]) {
     baseline,
     ...paths.map(([label, values]) => results.figureOf(label, values, { baseline })),
   ];
-  const [floorLabel, floorSamples] = paths[0] ?? ["", []];
-  const [label, values] = paths.at(-1) ?? ["", []];
+  const [floorLabel, floorSamples] = paths.find(([name]) => /pipe/i.test(name)) ??
+    paths[0] ?? ["", []];
+  const [label, values] = paths.find(([name]) => name.includes("createBoundedRelay")) ??
+    paths.at(-1) ?? ["", []];
   const floor = results.figureOf(floorLabel, floorSamples);
   const relay = results.figureOf(`${label} ÷ ${floorLabel}`, values, { baseline: floor });
   results.writeBenchResult("relay", "call", {

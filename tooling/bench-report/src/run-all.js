@@ -65,6 +65,7 @@ export const STEPS = [
     args: ["bench/index.ts", process.env.BENCH_PROXY_MIB ?? "50"],
     env: {},
   },
+  { sections: ["proxy"], cwd: "tooling/bench-report", args: ["src/soak-part.js"], env: {} },
   { sections: ["stores"], cwd: "packages/stores", args: ["bench/index.ts"], env: {} },
   { sections: ["context"], cwd: "bench/context", args: ["src/run.ts"], env: {} },
   { sections: ["context"], cwd: "apps/n8n-mcp-bounded", args: ["bench/index.ts"], env: {} },

@@ -155,8 +155,11 @@ export const SECTIONS = [
     id: "proxy",
     title: "Proxy: end to end, HTTP load and memory",
     intro:
-      "The built bounded-mcp-proxy: small calls over stdio and streamable HTTP against direct calls, one 50 MiB result end to end against JSON.parse of the same text, its peak RSS against the payload, and (when measured) 50 HTTP clients.",
-    commands: ["pnpm --filter bounded-mcp-proxy bench"],
+      "The built bounded-mcp-proxy: small calls over stdio and streamable HTTP against direct calls, one 50 MiB result end to end against JSON.parse of the same text, its peak RSS against the payload, and the soak's HTTP load (50 clients, 60 s; tooling/soak) for the RSS after warm-up and at the end.",
+    commands: [
+      "pnpm --filter bounded-mcp-proxy bench",
+      "pnpm --filter @bounded-mcp/bench-report exec tsx src/soak-part.js",
+    ],
     targets: [
       {
         id: "proxy-e2e",
