@@ -61,10 +61,15 @@ export function buildReport({ parts, machine, run, sections = SECTIONS }) {
     const own = parts
       .filter((part) => part.section === section.id)
       .sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : 0));
+    // The first part (by name) that reports a target judges it; another part's reading of the
+    // same target is listed after the section's own targets.
     const reported = new Map();
+    const again = [];
     for (const part of own) {
-      for (const target of part.targets ?? [])
-        reported.set(target.id, { ...target, part: part.part });
+      for (const target of part.targets ?? []) {
+        if (reported.has(target.id)) again.push({ ...target, part: part.part });
+        else reported.set(target.id, { ...target, part: part.part });
+      }
     }
     const listed = section.targets.map((definition) => {
       const found = reported.get(definition.id);
@@ -85,7 +90,7 @@ export function buildReport({ parts, machine, run, sections = SECTIONS }) {
         measuredIn: found.part,
       };
     });
-    const extra = [...reported.values()].map((target) => ({
+    const extra = [...reported.values(), ...again].map((target) => ({
       ...target,
       from: "",
       met: isMet(target.measured, target.op, target.limit),

@@ -134,6 +134,22 @@ describe("buildReport", () => {
     expect(proxyTargets.get("extra-one")?.met).toBe(false);
   });
 
+  it("takes a target from the first part that reports it and lists a second reading after", () => {
+    const second = {
+      ...proxyPart,
+      part: "soak",
+      targets: [{ ...proxyPart.targets[0], text: "rate again", measured: 0.5 }],
+    };
+    const proxy = buildReport({ parts: [second, proxyPart], machine, run }).sections.find(
+      (section) => section.id === "proxy",
+    );
+    const rates = proxy?.targets.filter((target) => target.id === "http-rate");
+    expect(rates?.map((target) => [target.measuredIn, target.met])).toEqual([
+      ["bench", true],
+      ["soak", false],
+    ]);
+  });
+
   it("lists every target a section defines, unmeasured ones with no figure", () => {
     const engine = model().sections.find((section) => section.id === "engine");
     const definitions = SECTIONS.find((section) => section.id === "engine")?.targets ?? [];
