@@ -7,6 +7,13 @@
  * @typedef {{ id: string, title: string, intro: string, commands: string[], targets: TargetDefinition[] }} SectionDefinition
  */
 
+/** Each issue-13 target judged on wall time and, apart, on CPU time (id suffix "-cpu"). */
+const onBothClocks = (targets) =>
+  targets.flatMap((target) => [
+    target,
+    { ...target, id: `${target.id}-cpu`, text: `${target.text} (CPU time)` },
+  ]);
+
 /** @type {SectionDefinition[]} */
 export const SECTIONS = [
   {
@@ -35,46 +42,48 @@ export const SECTIONS = [
         unit: "x",
         from: "issue 18",
       },
-      {
-        id: "sort-top",
-        text: "sort, top page of 20 ≤ 0.05x JSON.parse",
-        op: "<=",
-        limit: 0.05,
-        unit: "x",
-        from: "issue 13",
-      },
-      {
-        id: "sort-next",
-        text: "sort, next page ≤ 0.05x JSON.parse",
-        op: "<=",
-        limit: 0.05,
-        unit: "x",
-        from: "issue 13",
-      },
-      {
-        id: "groupby",
-        text: "groupBy a string, count ≤ 0.05x JSON.parse",
-        op: "<=",
-        limit: 0.05,
-        unit: "x",
-        from: "issue 13",
-      },
-      {
-        id: "unwind",
-        text: "groupBy with unwind ≤ 0.08x JSON.parse",
-        op: "<=",
-        limit: 0.08,
-        unit: "x",
-        from: "issue 13",
-      },
-      {
-        id: "anyof",
-        text: "anyOf of two icontains ≤ 0.05x JSON.parse",
-        op: "<=",
-        limit: 0.05,
-        unit: "x",
-        from: "issue 13",
-      },
+      ...onBothClocks([
+        {
+          id: "sort-top",
+          text: "sort, top page of 20 ≤ 0.05x JSON.parse",
+          op: "<=",
+          limit: 0.05,
+          unit: "x",
+          from: "issue 13",
+        },
+        {
+          id: "sort-next",
+          text: "sort, next page ≤ 0.05x JSON.parse",
+          op: "<=",
+          limit: 0.05,
+          unit: "x",
+          from: "issue 13",
+        },
+        {
+          id: "groupby",
+          text: "groupBy a string, count ≤ 0.05x JSON.parse",
+          op: "<=",
+          limit: 0.05,
+          unit: "x",
+          from: "issue 13",
+        },
+        {
+          id: "unwind",
+          text: "groupBy with unwind ≤ 0.08x JSON.parse",
+          op: "<=",
+          limit: 0.08,
+          unit: "x",
+          from: "issue 13",
+        },
+        {
+          id: "anyof",
+          text: "anyOf of two icontains ≤ 0.05x JSON.parse",
+          op: "<=",
+          limit: 0.05,
+          unit: "x",
+          from: "issue 13",
+        },
+      ]),
     ],
   },
   {
