@@ -36,6 +36,12 @@ export const STEPS = [
     env: { BENCH_VIEWS_ROUNDS: "5" },
   },
   {
+    sections: ["views"],
+    cwd: "bench/peers",
+    args: ["src/later-pages.ts"],
+    env: { BENCH_LATER_ROUNDS: "3" },
+  },
+  {
     sections: ["bounding"],
     cwd: "packages/mcp-adapter",
     args: ["bench/index.ts", process.env.BENCH_ADAPTER_MIB ?? "50"],

@@ -115,8 +115,11 @@ export const SECTIONS = [
     id: "views",
     title: "Views: later pages",
     intro:
-      "What later pages of a view cost against its first page (the view cache), in CPU time: every page of the 7,413-match filtered view, page 200 of a keyed object, the next page of a sort.",
-    commands: ["pnpm --filter @bounded-mcp/query-core bench:views"],
+      "What later pages of a view cost against its first page (the view cache), in CPU time: every page of the filtered view, page 200 of a keyed object, the next page of a sort; and each later page of the filtered view beyond its own cost (serializing its items).",
+    commands: [
+      "pnpm --filter @bounded-mcp/query-core bench:views",
+      "pnpm --filter @bounded-mcp/peers-bench bench:later-pages",
+    ],
     targets: [
       {
         id: "later-pages",
