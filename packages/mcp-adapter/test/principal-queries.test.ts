@@ -65,6 +65,43 @@ describe("maxQueriesPerPrincipal", () => {
     expect(answers.map((answer) => answer.isError === true)).toEqual([false, false, false, false]);
   });
 
+  it("drops a waiting query whose request was cancelled: it never reads the store", async () => {
+    const held = createHeldStore();
+    const payload = jsonTextResult(itemsPayloadOfSize(100_000));
+    const writer = createBoundedMcp({ artifactStore: held.store, environment: {} });
+    const id = (
+      (await writer.boundResult(payload, caller("alice"))).structuredContent as {
+        responseMeta: { artifact: { id: string } };
+      }
+    ).responseMeta.artifact.id;
+    const reader = createBoundedMcp({
+      artifactStore: held.store,
+      environment: {},
+      principals: "many",
+      maxQueriesPerPrincipal: 1,
+    });
+    const cancelled = new AbortController();
+    const first = reader.callQueryTool({ artifactId: id, describe: true }, caller("alice"));
+    const waiting = reader.callQueryTool(
+      { artifactId: id, describe: true },
+      { ...caller("alice"), signal: cancelled.signal },
+    );
+    const last = reader.callQueryTool({ artifactId: id, describe: true }, caller("alice"));
+    await settle();
+    cancelled.abort(new Error("request cancelled"));
+    await expect(waiting).rejects.toThrow("request cancelled");
+    held.open();
+    const answers = await Promise.all([first, last]);
+    expect(answers.map((answer) => answer.isError === true)).toEqual([false, false]);
+    // Two queries looked their artifact up (the first read the store, the last found the parse
+    // cache); the cancelled one left the queue without running.
+    const { queries, parseCacheHits, parseCacheMisses } = reader.stats().totals;
+    expect({ queries, lookups: parseCacheHits + parseCacheMisses }).toEqual({
+      queries: 2,
+      lookups: 2,
+    });
+  });
+
   it("has no limit for one principal (stdio), the default", async () => {
     const held = createHeldStore();
     const payload = jsonTextResult(itemsPayloadOfSize(100_000));

@@ -13,6 +13,11 @@ export interface ScopeContext {
   sessionId?: string | undefined;
   /** The tool being called, when known (bounding); absent for queries and descriptor reads. */
   toolName?: string | undefined;
+  /**
+   * Aborts when the request is cancelled (RequestHandlerExtra.signal). A query still waiting for
+   * its caller's turn is then dropped instead of run for nobody.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**

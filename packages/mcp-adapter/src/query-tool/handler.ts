@@ -26,7 +26,11 @@ import type { StatsCollector } from "../stats/stats-collector.js";
 import { formatRetention } from "./description.js";
 import { createPrincipalGate } from "./principal-gate.js";
 
-/** Answers one query_response_artifact call with the §5 envelope; never throws. */
+/**
+ * Answers one query_response_artifact call with the §5 envelope; never throws, except that a query
+ * still waiting for its caller's turn rejects with the signal's reason when its request is
+ * cancelled (the SDK sends no answer for a cancelled request).
+ */
 export type QueryHandler = (
   argumentsValue: unknown,
   context?: ScopeContext,
@@ -136,7 +140,11 @@ export function createQueryHandler(dependencies: QueryHandlerDependencies): Quer
       return { result: handleError(argumentsValue, "invalid_id") };
     }
     const scope = await dependencies.findScope(context);
-    return gate.run(scope.hash, () => answerFor(argumentsValue, request, scope.hash));
+    return gate.run(
+      scope.hash,
+      () => answerFor(argumentsValue, request, scope.hash),
+      context.signal,
+    );
   };
 
   const answerFor = async (

@@ -73,4 +73,37 @@ describe("createPrincipalGate", () => {
     for (const job of jobs) job.finish();
     await Promise.all(results);
   });
+
+  it("drops waiting work whose signal aborts, keeps the order of the rest, and frees nothing twice", async () => {
+    const gate = createPrincipalGate(1);
+    const started: string[] = [];
+    const jobs = ["a1", "a2", "a3"].map((name) => controlled(started, name));
+    const abort = new AbortController();
+    const results = [
+      gate.run("A", jobs[0]!.work),
+      gate.run("A", jobs[1]!.work, abort.signal),
+      gate.run("A", jobs[2]!.work),
+    ];
+    abort.abort(new Error("cancelled"));
+    await expect(results[1]).rejects.toThrow("cancelled");
+    expect(gate.load("A")).toEqual({ running: 1, waiting: 1 });
+    jobs[0]!.finish();
+    await results[0];
+    await Promise.resolve();
+    expect(started).toEqual(["a1", "a3"]);
+    jobs[2]!.finish();
+    expect(await results[2]).toBe("a3");
+    expect(gate.load("A")).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("refuses work whose signal already aborted, and never interrupts running work", async () => {
+    const gate = createPrincipalGate(1);
+    const aborted = AbortSignal.abort(new Error("gone"));
+    await expect(gate.run("A", async () => "never", aborted)).rejects.toThrow("gone");
+    const abort = new AbortController();
+    const running = gate.run("A", async () => "ran", abort.signal);
+    abort.abort(new Error("late"));
+    expect(await running).toBe("ran");
+    expect(gate.load("A")).toEqual({ running: 0, waiting: 0 });
+  });
 });
