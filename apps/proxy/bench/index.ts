@@ -269,33 +269,13 @@ function writeProxyPart() {
       peak,
       results.medianFigure("proxy RSS after start", part.big.rssAfterStart, { unit: "B" }),
     );
-    targets.push(
-      results.targetOf(
-        "proxy-e2e",
-        `${MEBIBYTES} MiB result through the proxy ≤ 1.25x JSON.parse end to end`,
-        proxy.ratio ?? Number.NaN,
-        "<=",
-        1.25,
-        "x",
-        proxy.name,
-      ),
-      results.targetOf(
-        "rss-peak",
-        `proxy peak RSS of a ${MEBIBYTES} MiB call ≤ 5x payload`,
-        peak.ratio ?? Number.NaN,
-        "<=",
-        5,
-        "x",
-        peak.name,
-      ),
-    );
   }
   results.writeBenchResult("proxy", "bench", {
     title: `bounded-mcp-proxy: small calls (${ROUNDS} x ${CALLS_PER_ROUND} interleaved) and one ${MEBIBYTES} MiB result (${BIG_RUNS} runs)`,
     figures,
     targets,
     notes: [
-      "JSON.parse here runs in the bench process, not in a process holding only the text; the peak RSS is the proxy's VmHWM over all the calls of the run.",
+      "JSON.parse here runs in the bench process, not in a process holding only the text; the peak RSS is the proxy's VmHWM over all the calls of the run. The end-to-end and one-call peak targets are judged by proxy.big-call (a fresh proxy per call, JSON.parse in a child holding only the text).",
     ],
   });
 }

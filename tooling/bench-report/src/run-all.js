@@ -73,10 +73,15 @@ export const STEPS = [
   },
   {
     sections: ["proxy"],
+    cwd: "packages/relay",
+    args: ["bench/big-call-through-proxy.mjs", process.env.BENCH_PROXY_MIB ?? "50", "3"],
+    env: {},
+  },
+  {
+    sections: ["proxy"],
     cwd: "apps/proxy",
     args: ["bench/http-load.ts", "--rounds", "1"],
     env: {},
-    optional: true,
   },
   { sections: ["proxy"], cwd: "tooling/bench-report", args: ["src/soak-part.js"], env: {} },
   { sections: ["stores"], cwd: "packages/stores", args: ["bench/index.ts"], env: {} },

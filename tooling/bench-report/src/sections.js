@@ -157,6 +157,14 @@ export const SECTIONS = [
         unit: "x",
         from: "issue 15",
       },
+      {
+        id: "exact-precheck-stored",
+        text: "exactness pre-check at zero cost when a stored body is read back: off-thread ÷ plain JSON.parse, main-thread CPU, ≤ 1.05x",
+        op: "<=",
+        limit: 1.05,
+        unit: "x",
+        from: "issue 15",
+      },
     ],
   },
   {
@@ -186,6 +194,8 @@ export const SECTIONS = [
       "The built bounded-mcp-proxy: small calls over stdio and streamable HTTP against direct calls, one 50 MiB result end to end against JSON.parse of the same text, its peak RSS against the payload, and the soak's HTTP load (50 clients, 60 s; tooling/soak) for the RSS after warm-up and at the end.",
     commands: [
       "pnpm --filter bounded-mcp-proxy bench",
+      "node packages/relay/bench/big-call-through-proxy.mjs 50 3",
+      "pnpm --filter bounded-mcp-proxy bench:http -- --rounds 1",
       "pnpm --filter @bounded-mcp/bench-report exec tsx src/soak-part.js",
     ],
     targets: [
