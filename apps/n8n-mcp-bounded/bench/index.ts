@@ -8,6 +8,7 @@
 // 2. Time: each call's median over interleaved rounds, through the bin as a ratio to direct.
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import { formatBytes, formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -103,6 +104,7 @@ const [direct, bounded] = await Promise.all([
 
 const sizes: Record<string, unknown>[] = [];
 const times: Record<string, unknown>[] = [];
+const figures: results.BenchFigure[] = [];
 for (const call of CALLS) {
   const directMs: number[] = [];
   const boundedMs: number[] = [];
@@ -130,6 +132,19 @@ for (const call of CALLS) {
     bounded: text === raw ? "no (identical)" : "yes",
     "text ratio": `${((textBytes / rawBytes) * 100).toFixed(1)}%`,
   });
+  const directFigure = results.figureOf(`${call.label}: n8n-mcp direct (baseline)`, directMs);
+  figures.push(
+    directFigure,
+    results.figureOf(`${call.label}: through n8n-mcp-bounded`, boundedMs, {
+      baseline: directFigure,
+    }),
+  );
+  figures.push(
+    results.medianFigure(`${call.label}: text the model gets`, textBytes, {
+      unit: "B",
+      baseline: { name: "n8n-mcp text bytes", median: rawBytes },
+    }),
+  );
   const directSummary = summarize(directMs);
   const boundedSummary = summarize(boundedMs);
   times.push({
@@ -141,5 +156,9 @@ for (const call of CALLS) {
 }
 printTable("Sizes: n8n-mcp 2.87.0 direct vs through n8n-mcp-bounded (default limits)", sizes);
 printTable(`Time per call, median of ${ROUNDS} interleaved rounds`, times);
+results.writeBenchResult("context", "n8n-mcp-bounded", {
+  title: `n8n-mcp 2.87.0 direct vs through n8n-mcp-bounded: time per call (${ROUNDS} interleaved rounds) and text size`,
+  figures,
+});
 await Promise.all([direct.close(), bounded.close()]);
 await api.close();

@@ -13,6 +13,7 @@
 //    time per request of the proxy process and of this one (the clients) beside the engine's CPU
 //    per query: on a shared machine req/s follows the load, CPU per request much less.
 // Prints one table per round and the medians (with min-max) over the rounds, and `uptime`.
+import * as results from "@bounded-mcp/bench-utils";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -331,6 +332,57 @@ try {
     })),
   );
   process.stdout.write(`uptime: ${execFileSync("uptime", { encoding: "utf8" })}`);
+  writeHttpPart(byVariant.get("base") ?? []);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * BENCHMARKS.md (tooling/bench-report): the base variant's rate against the engine alone, its
+ * p99 and its RSS after the counted seconds against after the warm-up, as the part proxy.http.
+ */
+function writeHttpPart(samples: Sample[]) {
+  const engineRate = results.figureOf("engine alone (req/s)", engine, { unit: "req/s" });
+  const rate = results.figureOf(
+    `proxy, ${CLIENTS} HTTP clients (req/s)`,
+    samples.map((sample) => sample.reqPerSec),
+    { unit: "req/s", baseline: engineRate, lowerIsBetter: false },
+  );
+  const p99 = results.figureOf(
+    "proxy p99 latency",
+    samples.map((sample) => sample.p99),
+  );
+  const steady = results.figureOf(
+    "proxy RSS at the end ÷ after warm-up (one artifact)",
+    samples.map((sample) => sample.endRssMiB / sample.warmRssMiB),
+    { unit: "x" },
+  );
+  results.writeBenchResult("proxy", "http", {
+    title: `HTTP load: ${CLIENTS} clients, ${SECONDS} s after ${WARMUP} s warm-up, filtered queries of one ${MEBIBYTES} MiB artifact (${ROUNDS} rounds)`,
+    figures: [engineRate, rate, p99, steady],
+    targets: [
+      results.targetOf(
+        "http-rate",
+        `HTTP filtered queries at ${CLIENTS} clients ≥ 0.9x the engine's rate`,
+        rate.ratio ?? Number.NaN,
+        ">=",
+        0.9,
+        "x",
+        rate.name,
+      ),
+      results.targetOf(
+        "http-p99",
+        `HTTP filtered queries at ${CLIENTS} clients: p99 ≤ 100 ms`,
+        p99.median,
+        "<=",
+        100,
+        "ms",
+        p99.name,
+      ),
+    ],
+    notes: [
+      "The engine alone answers the same queries one at a time in this process, without a transport; on a shared machine req/s and p99 follow the load, CPU per request (the bench's own table) much less.",
+      "The steady-RSS target is judged by the soak (proxy.soak: a mixed load that also fills the store and caches); this one-artifact figure is listed beside it.",
+    ],
+  });
 }

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import { formatBytes, formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -138,6 +139,7 @@ async function smallCalls(): Promise<void> {
     row("through the proxy, streamable HTTP", samples.http, httpBaseline),
     row("through the proxy, HTTP vs direct stdio", samples.http, stdioBaseline),
   ]);
+  part.small = samples;
 }
 
 /** Peak resident set size of a process (VmHWM), in bytes; Linux only. */
@@ -207,7 +209,73 @@ async function bigResult(): Promise<void> {
       "peak / payload": `${(proxyPeak / payloadBytes).toFixed(2)}x`,
     },
   ]);
+  part.big = { parseSamples, proxySamples, proxyPeak, payloadBytes, rssAfterStart };
 }
+
+/** What the run measured, for BENCHMARKS.md (written after both parts ran). */
+const part: {
+  small?: Record<"direct" | "stdio" | "directHttp" | "http", number[]>;
+  big?: {
+    parseSamples: number[];
+    proxySamples: number[];
+    proxyPeak: number;
+    payloadBytes: number;
+    rssAfterStart: number;
+  };
+} = {};
 
 await smallCalls();
 await bigResult();
+writeProxyPart();
+
+/** BENCHMARKS.md (tooling/bench-report): the figures above and the proxy targets as one part. */
+function writeProxyPart() {
+  const figures: results.BenchFigure[] = [];
+  const targets: results.BenchTarget[] = [];
+  if (part.small !== undefined) {
+    const stdio = results.figureOf("small call, direct over stdio (baseline)", part.small.direct);
+    const http = results.figureOf(
+      "small call, server-everything over HTTP (baseline)",
+      part.small.directHttp,
+    );
+    figures.push(
+      stdio,
+      results.figureOf("small call through the proxy, stdio", part.small.stdio, {
+        baseline: stdio,
+      }),
+      http,
+      results.figureOf("small call through the proxy, streamable HTTP", part.small.http, {
+        baseline: http,
+      }),
+    );
+  }
+  if (part.big !== undefined) {
+    const parse = results.figureOf(
+      `JSON.parse of the ${MEBIBYTES} MiB text, in the bench process (baseline)`,
+      part.big.parseSamples,
+    );
+    const proxy = results.figureOf(
+      `${MEBIBYTES} MiB result through the proxy, end to end`,
+      part.big.proxySamples,
+      { baseline: parse },
+    );
+    const peak = results.medianFigure("proxy peak RSS (VmHWM over the calls)", part.big.proxyPeak, {
+      unit: "B",
+      baseline: { name: "payload bytes", median: part.big.payloadBytes },
+    });
+    figures.push(
+      parse,
+      proxy,
+      peak,
+      results.medianFigure("proxy RSS after start", part.big.rssAfterStart, { unit: "B" }),
+    );
+  }
+  results.writeBenchResult("proxy", "bench", {
+    title: `bounded-mcp-proxy: small calls (${ROUNDS} x ${CALLS_PER_ROUND} interleaved) and one ${MEBIBYTES} MiB result (${BIG_RUNS} runs)`,
+    figures,
+    targets,
+    notes: [
+      "JSON.parse here runs in the bench process, not in a process holding only the text; the peak RSS is the proxy's VmHWM over all the calls of the run. The end-to-end and one-call peak targets are judged by proxy.big-call (a fresh proxy per call, JSON.parse in a child holding only the text).",
+    ],
+  });
+}

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as results from "@bounded-mcp/bench-utils";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { readN8nMcpVersion } from "n8n-mcp-bounded";
@@ -24,6 +25,7 @@ import {
   replaceMarked,
   type SourceRow,
   type ToolsRow,
+  totals,
 } from "./report.js";
 import { startServers } from "./servers.js";
 import { countTokens, TOKENIZER } from "./tokens.js";
@@ -154,4 +156,67 @@ for (const [readme, server] of [
   const updated = replaceMarked(text, renderSummary(report, server));
   if (updated !== text) writeFileSync(path, updated);
 }
+writeContextPart(report);
 if (questions.some((row) => !row.correct)) process.exitCode = 1;
+
+/** BENCHMARKS.md (tooling/bench-report): the totals and tools/list tables as one part. */
+function writeContextPart(measured: ContextReport) {
+  const groups = [
+    ["n8n-mcp results", measured.questions.filter((row) => row.server === "n8n")],
+    ["server-filesystem files", measured.questions.filter((row) => row.server === "files")],
+    ["all", measured.questions],
+  ] as const;
+  const figures = groups.flatMap(([label, rows]) => {
+    const sum = totals(rows);
+    const raw = { name: `${label}: raw tokens`, median: sum.rawTokens };
+    return [
+      results.medianFigure(raw.name, sum.rawTokens, { unit: "tokens", n: sum.questions }),
+      results.medianFigure(`${label}: bounded tokens`, sum.boundedTokens, {
+        unit: "tokens",
+        baseline: raw,
+        n: sum.questions,
+      }),
+    ];
+  });
+  const count = (value: number) => value.toLocaleString("en-US");
+  results.writeBenchResult("context", "tokens", {
+    title: `Tokens to answer ${measured.questions.length} questions (${measured.tokenizer}; n8n-mcp ${measured.versions["n8n-mcp"]}, server-filesystem ${measured.versions["@modelcontextprotocol/server-filesystem"]})`,
+    figures,
+    tables: [
+      {
+        title:
+          "The context benchmark's totals (sums over the questions; every question in bench/context/results/context.md)",
+        header: [
+          "questions on",
+          "answered correctly",
+          "query calls",
+          "raw tokens",
+          "bounded tokens",
+          "fewer tokens",
+        ],
+        rows: groups.map(([label, rows]) => {
+          const sum = totals(rows);
+          return [
+            label,
+            `${sum.correct}/${sum.questions}`,
+            String(sum.calls),
+            count(sum.rawTokens),
+            count(sum.boundedTokens),
+            `${(sum.saving * 100).toFixed(1)}%`,
+          ];
+        }),
+      },
+      {
+        title: "One-time tools/list tokens (paid once per session)",
+        header: ["server", "direct", "bounded", "overhead"],
+        rows: measured.tools.map((row) => [
+          row.server,
+          count(row.directTokens),
+          count(row.boundedTokens),
+          `+${count(row.boundedTokens - row.directTokens)}`,
+        ]),
+      },
+    ],
+    notes: ["Token counts are exact sums, not medians: each figure is one count (no spread)."],
+  });
+}

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import { formatBytes, formatMs, printTable } from "@bounded-mcp/bench-utils";
 import { generatePayloadText } from "./generate-payload.js";
 
@@ -76,8 +77,10 @@ function runSize(mebibytes: number): TimingFigures & PeakFigures {
 const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}x`;
 const times = (value: number) => `${value.toFixed(2)}x`;
 const rows = [];
+const measured: [number, TimingFigures & PeakFigures][] = [];
 for (const mebibytes of sizes.length > 0 ? sizes : [10, 50, 200]) {
   const figures = runSize(mebibytes);
+  measured.push([mebibytes, figures]);
   rows.push({
     payload: formatBytes(figures.payloadBytes),
     "JSON.parse (baseline)": `${formatMs(figures.parse)} (gc ${formatMs(figures.gc.parse)})`,
@@ -93,3 +96,33 @@ printTable(
   "mcp-adapter bounding (medians; ratios: medians of per-round ratios to JSON.parse of the same text; RSS to payload bytes)",
   rows,
 );
+
+// BENCHMARKS.md (tooling/bench-report): the medians above as one part (run-size.ts reports
+// medians of per-round ratios, not its samples: no spread here).
+{
+  const figures: results.BenchFigure[] = [];
+  for (const [mebibytes, f] of measured) {
+    const parse = { name: `${mebibytes} MiB: JSON.parse (baseline)`, median: f.parse };
+    const line = (name: string, median: number, ratio: number) => ({
+      ...results.medianFigure(`${mebibytes} MiB: ${name}`, median, { baseline: parse }),
+      ratio,
+    });
+    figures.push(
+      results.medianFigure(parse.name, f.parse),
+      line("bound, memory store", f.boundMemory, f.ratios.boundMemory),
+      line("bound, fs store", f.boundFs, f.ratios.boundFs),
+      line("cold first page, fs", f.coldQuery, f.ratios.coldQuery),
+      line("cold filtered page, fs", f.coldFiltered, f.ratios.coldFiltered),
+      line("warm filtered page", f.warmQuery, f.ratios.warmQuery),
+      results.medianFigure(`${mebibytes} MiB: peak RSS bounding`, f.peakRss, {
+        unit: "B",
+        baseline: { name: "payload bytes", median: f.payloadBytes },
+      }),
+    );
+  }
+  results.writeBenchResult("bounding", "adapter", {
+    title:
+      "Bounding in-process (medians; ratios are medians of per-round ratios to JSON.parse of the same text)",
+    figures,
+  });
+}

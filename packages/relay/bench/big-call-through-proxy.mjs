@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as results from "@bounded-mcp/bench-utils";
 
 const WT = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
 const require = createRequire(`${WT}/apps/proxy/package.json`);
@@ -82,3 +83,46 @@ const px = out.map((r) => r.peakX),
 console.log(
   `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)})`,
 );
+
+// BENCHMARKS.md (tooling/bench-report): the part proxy.big-call judges the end-to-end and the
+// one-call peak RSS targets.
+const parse = results.figureOf(
+  "JSON.parse of the text, in a child holding only it",
+  out.map((r) => r.childParse),
+);
+const endToEnd = results.figureOf(
+  `${MIB} MiB result through the proxy, end to end`,
+  out.map((r) => r.wall),
+  { baseline: parse },
+);
+const payload = out[0]?.payload ?? Number.NaN;
+const peak = results.figureOf(
+  "proxy peak RSS of one call (VmHWM, fresh proxy)",
+  out.map((r) => r.peakX * payload),
+  { unit: "B", baseline: { name: "payload bytes", median: payload } },
+);
+results.writeBenchResult("proxy", "big-call", {
+  title: `One ${MIB} MiB call through the built proxy over stdio, a fresh proxy per run (${RUNS} runs)`,
+  figures: [parse, endToEnd, peak],
+  targets: [
+    results.targetOf(
+      "proxy-e2e",
+      `${MIB} MiB result through the proxy ≤ 1.25x JSON.parse end to end`,
+      endToEnd.ratio ?? Number.NaN,
+      "<=",
+      1.25,
+      "x",
+      endToEnd.name,
+    ),
+    results.targetOf(
+      "rss-peak",
+      `proxy peak RSS of one ${MIB} MiB call ≤ 5x payload`,
+      peak.ratio ?? Number.NaN,
+      "<=",
+      5,
+      "x",
+      peak.name,
+    ),
+  ],
+  notes: [`The proxy starts at ${out[0]?.startRss ?? "?"} MiB RSS before the call.`],
+});

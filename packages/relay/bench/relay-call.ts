@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import { formatMs, printTable, summarize } from "@bounded-mcp/bench-utils";
 import { createBoundedMcp } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -223,7 +224,48 @@ async function main(): Promise<void> {
     `small tool call (echo) over stdio, ${ROUNDS} x ${CALLS_PER_ROUND} per system, interleaved (CPU/call: of the process the client talks to; clock ticks of 10 ms, summed per round)`,
     SYSTEMS.map((system, index) => row(system.label, samples[index]!, cpu[index]!, baseline)),
   );
+  writeRelayCallPart(
+    samples[0]!,
+    SYSTEMS.slice(1).map((system, index): [string, number[]] => [
+      system.label,
+      samples[index + 1]!,
+    ]),
+  );
   if (!process.argv.includes("--stdio-only")) await inProcess();
 }
 
 await main();
+
+/**
+ * BENCHMARKS.md (tooling/bench-report): medians against the direct call, and the small-call
+ * target: the createBoundedRelay path against the floor (a path named "pipe", else the first).
+ */
+function writeRelayCallPart(direct: number[], paths: [string, number[]][]) {
+  const baseline = results.figureOf("direct call (baseline)", direct);
+  const figures = [
+    baseline,
+    ...paths.map(([label, values]) => results.figureOf(label, values, { baseline })),
+  ];
+  const [floorLabel, floorSamples] = paths.find(([name]) => /pipe/i.test(name)) ??
+    paths[0] ?? ["", []];
+  const [label, values] = paths.find(([name]) => name.startsWith("proxy CLI (apps/")) ??
+    paths.at(-1) ?? ["", []];
+  const floor = results.figureOf(floorLabel, floorSamples);
+  const relay = results.figureOf(`${label} ÷ ${floorLabel}`, values, { baseline: floor });
+  results.writeBenchResult("relay", "call", {
+    title: `A small tool call (echo), ${ROUNDS} x ${CALLS_PER_ROUND} interleaved`,
+    figures: [...figures, relay],
+    targets: [
+      results.targetOf(
+        "small-stdio-call",
+        `small stdio call (${label}) ≤ 1.3x the floor (${floorLabel})`,
+        relay.ratio ?? Number.NaN,
+        "<=",
+        1.3,
+        "x",
+        relay.name,
+      ),
+    ],
+    notes: ["p99 of each path: see the bench's own table."],
+  });
+}

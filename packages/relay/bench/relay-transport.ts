@@ -7,6 +7,7 @@
 // (--only runs the named variants, e.g. --only json-parse,linear; sdk-raised alone takes minutes.)
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import {
   formatBytes,
   formatMs,
@@ -275,6 +276,32 @@ async function main(): Promise<void> {
       };
     }),
   );
+  writeTransportPart(mebibytes, selected, reports);
 }
 
 await main();
+
+/** BENCHMARKS.md (tooling/bench-report): each variant against JSON.parse of the line, paired. */
+function writeTransportPart(
+  mebibytes: number,
+  selected: { variant: Variant; label: string }[],
+  reports: Map<Variant, VariantReport>,
+) {
+  const figures: results.BenchFigure[] = [];
+  for (const { variant, label } of selected) {
+    const report = reports.get(variant);
+    if (report === undefined) continue;
+    const baseline = {
+      name: "JSON.parse of the line, paired",
+      median: summarize(report.baselineSamples).median,
+    };
+    figures.push(
+      results.figureOf(label, report.pairedSamples, { baseline }),
+      results.medianFigure(`${label}: peak RSS`, report.peakRss, { unit: "B" }),
+    );
+  }
+  results.writeBenchResult("relay", "transport", {
+    title: `One ${mebibytes} MiB tool result through the stdio client transport (each variant in its own process)`,
+    figures,
+  });
+}

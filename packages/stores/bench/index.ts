@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as results from "@bounded-mcp/bench-utils";
 import { formatMs, measure, printTable, summarize } from "@bounded-mcp/bench-utils";
 import {
   type ArtifactMeta,
@@ -84,6 +85,7 @@ const median = async (fn: () => Promise<unknown>, runs: number) =>
   summarize(await measure(fn, { runs, warmup: 1 })).median;
 
 const rows: Record<string, string>[] = [];
+const figures: results.BenchFigure[] = [];
 try {
   for (const size of SIZES) {
     const body = randomBytes(size.bytes);
@@ -98,6 +100,18 @@ try {
         if ((await store.get(meta.id)) === null) throw new Error(`${name} lost the artifact`);
       }, size.runs);
       await store.delete(meta.id);
+      const writeBaseline = { name: "fs.writeFile", median: writeFileMedian };
+      const readBaseline = { name: "fs.readFile", median: readFileMedian };
+      figures.push(
+        results.medianFigure(`${name}, ${size.label}: put`, put, {
+          baseline: writeBaseline,
+          n: size.runs,
+        }),
+        results.medianFigure(`${name}, ${size.label}: get`, get, {
+          baseline: readBaseline,
+          n: size.runs,
+        }),
+      );
       rows.push({
         store: name,
         size: size.label,
@@ -111,6 +125,10 @@ try {
     }
   }
   printTable("stores: put and get, median of runs (ratio = store / plain fs call, same run)", rows);
+  results.writeBenchResult("stores", "stores", {
+    title: "put and get, medians (the baseline measured right before each store; no spread kept)",
+    figures,
+  });
 } finally {
   await Promise.all(stores.map(({ store }) => store.dispose()));
   await server.destroy();

@@ -1,0 +1,448 @@
+// pnpm --filter @bounded-mcp/peers-bench bench (also part of the root `pnpm bench`)
+// The engine against its peers on the same generated 50 MiB node array in one run, every system's
+// answer (the honest total and the page's ids) checked equal to the engine's before any time counts:
+//   warm: the filtered + projected page (2 filters, 3 fields, honest total) on data already loaded:
+//         the engine (runQuery on the parsed document, no view cache), DuckDB on a table loaded
+//         once (threads=1), a plain JS loop (the floor), jsonpath-plus, and jq 1.6 beyond its
+//         parse (its whole run minus `jq length` of the same round);
+//   cold: the same page from the file: the engine in a fresh process (read + bytes or parse +
+//         query; src/cold-child.mjs), DuckDB read_json_auto on the file (threads=1), jq 1.6 whole
+//         process; the baseline is JSON.parse of the text in a process that holds only the text.
+// Systems interleave per round (their order rotates), after one warm-up round that is checked but
+// not counted. Wall-time medians with min – max; ratios of medians. Writes the parts
+// bench/results/parts/engine.peers.json and cold.peers.json for BENCHMARKS.md.
+// BENCH_PEERS_MIB=10 BENCH_PEERS_ROUNDS=2 for a quick look.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import {
+  type BenchFigure,
+  figureOf,
+  formatBytes,
+  formatMs,
+  printTable,
+  targetOf,
+  writeBenchResult,
+} from "@bounded-mcp/bench-utils";
+import { DEFAULT_LIMITS, parseQueryRequest, type QueryRequest } from "@bounded-mcp/contract";
+import { createKeyRing, runQuery } from "@bounded-mcp/query-core";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { JSONPath } from "jsonpath-plus";
+import { generateDocuments } from "../../../packages/query-core/bench/generate-nodes.js";
+
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+
+const MIB = 1024 * 1024;
+const SIZE_MIB = Number(process.env["BENCH_PEERS_MIB"] ?? "50");
+const ROUNDS = Number(process.env["BENCH_PEERS_ROUNDS"] ?? "5");
+/** Timed runs per round of each in-process warm system. */
+const INNER_RUNS = 3;
+const JQ = process.env["BENCH_JQ"] ?? "/usr/bin/jq";
+const TYPE = "n8n-nodes-base.httpRequest";
+const COLD_CHILD = fileURLToPath(new URL("./cold-child.mjs", import.meta.url));
+const PARSE_CHILD = fileURLToPath(
+  new URL("../../../packages/query-core/bench/peers/parse-child.mjs", import.meta.url),
+);
+
+const context = {
+  scopeHash: "bench-scope",
+  keyRing: createKeyRing([{ kid: "bench", secret: Buffer.alloc(32, 7) }]),
+  responseRoot: "",
+  sourceTruncated: false,
+  limits: { ...DEFAULT_LIMITS },
+};
+const requestInput = {
+  artifactId: "bench_artifact_0000000000",
+  filters: [
+    { path: "/type", value: TYPE },
+    { path: "/disabled", value: false },
+  ],
+  fields: ["id", "name", "/parameters/url"],
+};
+const parsedRequest = parseQueryRequest(requestInput);
+if (!parsedRequest.success) throw new Error(parsedRequest.error.message);
+const request: QueryRequest = parsedRequest.data;
+
+interface Node {
+  id: string;
+  name: string;
+  type: string;
+  disabled: boolean;
+  parameters: { url?: string };
+}
+type Answer = string;
+const answerOf = (total: unknown, ids: unknown[]): Answer =>
+  JSON.stringify({ total: Number(total), ids });
+
+function run(command: string, args: string[]): Promise<{ stdout: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+    const out: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = performance.now() - start;
+      if (code === 0) resolve({ stdout: Buffer.concat(out).toString("utf8"), ms });
+      else reject(new Error(`${command} exited with ${code}`));
+    });
+  });
+}
+
+/** Wall time and this process's CPU time (user + system, every thread: DuckDB's too), in ms. */
+function timed<T>(work: () => T): { ms: number; cpu: number; value: T } {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const value = work();
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - start, cpu: (used.user + used.system) / 1000, value };
+}
+async function timedAsync<T>(
+  work: () => Promise<T>,
+): Promise<{ ms: number; cpu: number; value: T }> {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const value = await work();
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - start, cpu: (used.user + used.system) / 1000, value };
+}
+
+const samples = new Map<string, number[]>();
+const record = (name: string, ms: number, counted: boolean) => {
+  if (!counted) return;
+  const list = samples.get(name) ?? [];
+  samples.set(name, list);
+  list.push(ms);
+};
+const mismatches: string[] = [];
+let reference: Answer | undefined;
+function check(system: string, answer: Answer) {
+  if (reference === undefined) reference = answer;
+  else if (answer !== reference) mismatches.push(`${system}: ${answer.slice(0, 160)}`);
+}
+
+async function main() {
+  const text = generateDocuments(SIZE_MIB * MIB).arrayText;
+  const directory = mkdtempSync(join(tmpdir(), "bench-peers-"));
+  const file = join(directory, "nodes.json");
+  writeFileSync(file, text);
+  const byteLength = Buffer.byteLength(text);
+  const document = JSON.parse(text) as Node[];
+  const first = runQuery(document, request, context);
+  const meta = (first.result as { responseMeta: { returnedCount: number } }).responseMeta;
+  const pageSize = meta.returnedCount;
+  const hasJq = existsSync(JQ);
+  const jqVersion = hasJq ? (await run(JQ, ["--version"])).stdout.trim() : null;
+  const instance = await DuckDBInstance.create(":memory:");
+  const duck = await instance.connect();
+  await duck.run("SET threads=1");
+  await duck.run("SET preserve_insertion_order=true");
+  const duckVersion = String(
+    (await duck.runAndReadAll("SELECT version() AS v")).getRowObjectsJS()[0]?.["v"],
+  );
+  const quoted = `'${file.replaceAll("'", "''")}'`;
+  const load = await timedAsync(() =>
+    duck.run(`CREATE TABLE nodes AS SELECT * FROM read_json_auto(${quoted}, format = 'array')`),
+  );
+  const pageSql = (from: string) =>
+    `SELECT id, name, parameters.url AS url, count(*) OVER () AS total FROM ${from} ` +
+    `WHERE type = '${TYPE}' AND disabled = false ORDER BY rowid LIMIT ${pageSize}`;
+  // read_json_auto has no rowid: the cold query keeps the file's order with one thread.
+  const coldSql =
+    `SELECT id, name, parameters.url AS url, count(*) OVER () AS total FROM ` +
+    `read_json_auto(${quoted}, format = 'array') WHERE type = '${TYPE}' AND disabled = false LIMIT ${pageSize}`;
+  const duckAnswer = (rows: Record<string, unknown>[]) =>
+    answerOf(
+      rows[0]?.["total"] ?? 0,
+      rows.map((row) => row["id"]),
+    );
+  const jqProgram =
+    `[.[] | select(.type == "${TYPE}" and .disabled == false)] | ` +
+    `{total: length, ids: [.[0:${pageSize}][] | .id]}`;
+  const jqAnswer = (stdout: string) => {
+    const output = JSON.parse(stdout) as { total: number; ids: string[] };
+    return answerOf(output.total, output.ids);
+  };
+  process.stdout.write(
+    `peers bench: ${formatBytes(byteLength)} array of ${document.length} nodes; Node ${process.version}; ` +
+      `${jqVersion ?? `jq ABSENT (${JQ} not found: jq rows skipped)`}; DuckDB ${duckVersion} (@duckdb/node-api, threads=1); ` +
+      `jsonpath-plus; ${ROUNDS} rounds (+1 warm-up)\n`,
+  );
+
+  let coldPath = "";
+  const systems: Record<string, (counted: boolean) => Promise<void>> = {
+    "JSON.parse": async (counted) => {
+      const { stdout } = await run(process.execPath, ["--expose-gc", PARSE_CHILD, file, "3"]);
+      for (const ms of (JSON.parse(stdout) as { samples: number[] }).samples)
+        record("JSON.parse", ms, counted);
+    },
+    engine: async (counted) => {
+      collectGarbage();
+      for (let index = 0; index < INNER_RUNS; index++) {
+        const { ms, cpu, value } = timed(() => runQuery(document, request, context));
+        const result = value.result as {
+          response: { id: string }[];
+          responseMeta: { totalCount: number };
+        };
+        check(
+          "engine",
+          answerOf(
+            result.responseMeta.totalCount,
+            result.response.map((item) => item.id),
+          ),
+        );
+        record("engine", ms, counted);
+        record("engine CPU", cpu, counted);
+      }
+    },
+    "JS loop": async (counted) => {
+      collectGarbage();
+      for (let index = 0; index < INNER_RUNS; index++) {
+        const { ms, cpu, value } = timed(() => {
+          let total = 0;
+          const page: { id: string; name: string; url: string | undefined }[] = [];
+          for (const node of document) {
+            if (node.type !== TYPE || node.disabled !== false) continue;
+            total++;
+            if (page.length < pageSize) {
+              page.push({ id: node.id, name: node.name, url: node.parameters.url });
+            }
+          }
+          return JSON.stringify({ total, page });
+        });
+        const parsed = JSON.parse(value) as { total: number; page: { id: string }[] };
+        check(
+          "JS loop",
+          answerOf(
+            parsed.total,
+            parsed.page.map((item) => item.id),
+          ),
+        );
+        record("JS loop", ms, counted);
+        record("JS loop CPU", cpu, counted);
+      }
+    },
+    "jsonpath-plus": async (counted) => {
+      collectGarbage();
+      const { ms, cpu, value } = timed(() => {
+        const matches = JSONPath({
+          path: `$[?(@.type === '${TYPE}' && @.disabled === false)]`,
+          json: document,
+          wrap: true,
+        }) as Node[];
+        const page = matches
+          .slice(0, pageSize)
+          .map((node) => ({ id: node.id, name: node.name, url: node.parameters.url }));
+        return JSON.stringify({ total: matches.length, page });
+      });
+      const parsed = JSON.parse(value) as { total: number; page: { id: string }[] };
+      check(
+        "jsonpath-plus",
+        answerOf(
+          parsed.total,
+          parsed.page.map((item) => item.id),
+        ),
+      );
+      record("jsonpath-plus", ms, counted);
+      record("jsonpath-plus CPU", cpu, counted);
+    },
+    "DuckDB table": async (counted) => {
+      for (let index = 0; index < INNER_RUNS; index++) {
+        const { ms, cpu, value } = await timedAsync(async () =>
+          (await duck.runAndReadAll(pageSql("nodes"))).getRowObjectsJS(),
+        );
+        check("DuckDB table", duckAnswer(value));
+        record("DuckDB table", ms, counted);
+        record("DuckDB table CPU", cpu, counted);
+      }
+    },
+    "DuckDB read_json_auto": async (counted) => {
+      const { ms, cpu, value } = await timedAsync(async () =>
+        (await duck.runAndReadAll(coldSql)).getRowObjectsJS(),
+      );
+      check("DuckDB read_json_auto", duckAnswer(value));
+      record("DuckDB read_json_auto", ms, counted);
+      record("DuckDB read_json_auto CPU", cpu, counted);
+    },
+    "engine cold": async (counted) => {
+      const { stdout } = await run(process.execPath, [
+        "--expose-gc",
+        COLD_CHILD,
+        file,
+        JSON.stringify(request),
+        "2",
+      ]);
+      const output = JSON.parse(stdout) as {
+        samples: number[];
+        cpu: number[];
+        path: string;
+        answer: { total: number; ids: string[] };
+      };
+      coldPath = output.path;
+      check("engine cold", answerOf(output.answer.total, output.answer.ids));
+      for (const ms of output.samples) record("engine cold", ms, counted);
+      for (const ms of output.cpu) record("engine cold CPU", ms, counted);
+    },
+    jq: async (counted) => {
+      if (!hasJq) return;
+      const own = await run(JQ, ["length", file]);
+      const page = await run(JQ, ["-c", jqProgram, file]);
+      check("jq", jqAnswer(page.stdout));
+      record("jq length", own.ms, counted);
+      record("jq whole process", page.ms, counted);
+      record("jq beyond its parse", page.ms - own.ms, counted);
+    },
+  };
+  const order = Object.keys(systems);
+  for (let round = -1; round < ROUNDS; round++) {
+    const shift = Math.max(round, 0) % order.length;
+    for (const name of [...order.slice(shift), ...order.slice(0, shift)]) {
+      await (systems[name] as (counted: boolean) => Promise<void>)(round >= 0);
+    }
+    process.stderr.write(`${round < 0 ? "warm-up round" : `round ${round + 1}/${ROUNDS}`} done\n`);
+  }
+  duck.closeSync();
+  instance.closeSync();
+  rmSync(directory, { recursive: true, force: true });
+
+  const of = (name: string) => samples.get(name) ?? [];
+  const parse = figureOf("JSON.parse in a child process (baseline)", of("JSON.parse"));
+  const duckTable = figureOf("DuckDB, loaded table (baseline)", of("DuckDB table"));
+  const warm: BenchFigure[] = [
+    duckTable,
+    figureOf("bounded-mcp engine, warm (runQuery)", of("engine"), { baseline: duckTable }),
+    figureOf("plain JS loop (the floor)", of("JS loop"), { baseline: duckTable }),
+    figureOf("jsonpath-plus", of("jsonpath-plus"), { baseline: duckTable }),
+    ...(hasJq
+      ? [figureOf("jq 1.6, beyond its parse", of("jq beyond its parse"), { baseline: duckTable })]
+      : []),
+  ];
+  const readJson = figureOf(
+    "DuckDB read_json_auto, 1 thread (baseline)",
+    of("DuckDB read_json_auto"),
+  );
+  const engineCold = figureOf(
+    `bounded-mcp engine, cold (read + ${coldPath === "bytes" ? "byte scan" : "parse"} + query)`,
+    of("engine cold"),
+    { baseline: readJson },
+  );
+  const cold: BenchFigure[] = [
+    readJson,
+    engineCold,
+    figureOf("JSON.parse in a child process", of("JSON.parse"), { baseline: readJson }),
+    ...(hasJq
+      ? [figureOf("jq 1.6, whole process", of("jq whole process"), { baseline: readJson })]
+      : []),
+  ];
+  // CPU time (user + system of the process, every thread): on a loaded machine steadier than
+  // wall time, which also counts the time a runnable thread waits for a core.
+  const duckTableCpu = figureOf("DuckDB, loaded table, CPU (baseline)", of("DuckDB table CPU"));
+  const warmCpu: BenchFigure[] = [
+    duckTableCpu,
+    figureOf("bounded-mcp engine, warm, CPU", of("engine CPU"), { baseline: duckTableCpu }),
+    figureOf("plain JS loop, CPU", of("JS loop CPU"), { baseline: duckTableCpu }),
+    figureOf("jsonpath-plus, CPU", of("jsonpath-plus CPU"), { baseline: duckTableCpu }),
+  ];
+  const readJsonCpu = figureOf(
+    "DuckDB read_json_auto, 1 thread, CPU (baseline)",
+    of("DuckDB read_json_auto CPU"),
+  );
+  const engineColdCpu = figureOf("bounded-mcp engine, cold, CPU", of("engine cold CPU"), {
+    baseline: readJsonCpu,
+  });
+  const engineWarm = warm[1] as BenchFigure;
+  const engineWarmCpu = warmCpu[1] as BenchFigure;
+  const notes = [
+    `${formatBytes(byteLength)} generated node array (${document.length} nodes); the page: ${pageSize} items, total ${JSON.parse(reference ?? "{}").total}; ${ROUNDS} rounds (+1 warm-up), order rotating; DuckDB ${duckVersion}, load of the table once: ${formatMs(load.ms)} (not in the query times).`,
+    hasJq
+      ? `${jqVersion} from ${JQ} (whole processes: wall time only).`
+      : `jq not measured: ${JQ} does not exist (apt-get install -y jq).`,
+    "Targets are judged on wall time and, apart, on CPU time (user + system of the process, every thread), which a loaded machine inflates less.",
+    mismatches.length === 0
+      ? "Every system's answer (total and page ids) equals the engine's, every run."
+      : `ANSWERS DIFFER: ${mismatches.join("; ")}`,
+  ];
+  writeBenchResult("engine", "peers", {
+    title: `Warm filtered + projected page against peers (${SIZE_MIB} MiB node array)`,
+    figures: [...warm, ...warmCpu, { ...parse, ratio: null, baseline: null }],
+    targets: [
+      targetOf(
+        "warm-filtered-vs-duckdb",
+        "warm filtered page ≤ DuckDB's loaded table (engine ÷ DuckDB, wall)",
+        engineWarm.ratio ?? Number.NaN,
+        "<=",
+        1,
+        "x",
+        engineWarm.name,
+      ),
+      targetOf(
+        "warm-filtered-vs-duckdb-cpu",
+        "warm filtered page ≤ DuckDB's loaded table (engine ÷ DuckDB, CPU)",
+        engineWarmCpu.ratio ?? Number.NaN,
+        "<=",
+        1,
+        "x",
+        engineWarmCpu.name,
+      ),
+    ],
+    notes,
+  });
+  writeBenchResult("cold", "peers", {
+    title: `Cold filtered + projected page from the file (${SIZE_MIB} MiB node array)`,
+    figures: [
+      ...cold,
+      figureOf("(engine cold ÷ JSON.parse)", of("engine cold"), { baseline: parse }),
+      readJsonCpu,
+      engineColdCpu,
+    ],
+    targets: [
+      targetOf(
+        "cold-filtered-vs-duckdb",
+        "cold filtered page ≤ DuckDB's read_json_auto, 1 thread (engine ÷ DuckDB, wall)",
+        engineCold.ratio ?? Number.NaN,
+        "<=",
+        1,
+        "x",
+        engineCold.name,
+      ),
+      targetOf(
+        "cold-filtered-vs-duckdb-cpu",
+        "cold filtered page ≤ DuckDB's read_json_auto, 1 thread (engine ÷ DuckDB, CPU)",
+        engineColdCpu.ratio ?? Number.NaN,
+        "<=",
+        1,
+        "x",
+        engineColdCpu.name,
+      ),
+    ],
+    notes: [
+      ...notes,
+      `The engine's cold page was answered by ${coldPath === "bytes" ? "the byte scanner (runPartialQuery)" : "a full parse then runQuery (runPartialQuery declined)"}.`,
+    ],
+  });
+  const cell = (figure: BenchFigure) => ({
+    system: figure.name,
+    median: formatMs(figure.median),
+    "min – max": `${formatMs(figure.low ?? Number.NaN)} – ${formatMs(figure.high ?? Number.NaN)}`,
+    ratio: figure.ratio === null ? "" : `${figure.ratio.toFixed(3)}x`,
+    n: figure.n,
+  });
+  printTable(
+    "warm filtered + projected page (ratio to DuckDB's loaded table)",
+    [...warm, ...warmCpu].map(cell),
+  );
+  printTable(
+    "cold filtered + projected page (ratio to DuckDB read_json_auto)",
+    [...cold, readJsonCpu, engineColdCpu].map(cell),
+  );
+  process.stdout.write(`\n${notes.join("\n")}\n`);
+  if (mismatches.length > 0) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,3 @@
+import { createVitestConfig } from "@bounded-mcp/vitest-config";
+
+export default createVitestConfig();
