@@ -13,13 +13,14 @@
 //    time per request of the proxy process and of this one (the clients) beside the engine's CPU
 //    per query: on a shared machine req/s follows the load, CPU per request much less.
 // Prints one table per round and the medians (with min-max) over the rounds, and `uptime`.
-import * as results from "@bounded-mcp/bench-utils";
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import * as results from "@bounded-mcp/bench-utils";
 import { printTable } from "@bounded-mcp/bench-utils";
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { createBoundedMcp, type SessionExtra } from "@bounded-mcp/mcp-adapter";
