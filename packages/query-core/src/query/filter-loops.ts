@@ -573,21 +573,41 @@ export function isPlainIcontains(group: FilterGroup): boolean {
 }
 
 /**
- * Reads an icontains leaf's path for applyAnyOfIcontains: the own property `key` when set, else
- * the two steps (readTwoSteps).
+ * Reads an icontains leaf's path for applyAnyOfIcontains, from scalars the loop holds in locals
+ * (so none is read again from a step object after each RegExp call): the own property `key` when
+ * set, else the two steps (`token`, `index`, `inherited` of each), exactly as readTwoSteps reads.
  */
-function readKeyOrTwo(item: unknown, key: string | undefined, first: PathStep, second: PathStep) {
-  if (key === undefined) return readTwoSteps(item, first, second);
-  return typeof item === "object" && item !== null && !Array.isArray(item)
-    ? (item as Record<string, unknown>)[key]
-    : undefined;
+function readKeyOrTwo(
+  item: unknown,
+  key: string | undefined,
+  token0: string,
+  index0: number,
+  inherited0: boolean,
+  token1: string,
+  index1: number,
+  inherited1: boolean,
+): unknown {
+  if (typeof item !== "object" || item === null) return undefined;
+  const array = Array.isArray(item);
+  if (key !== undefined) return array ? undefined : (item as Record<string, unknown>)[key];
+  let value: unknown;
+  if (array) value = index0 < 0 ? undefined : item[index0];
+  else {
+    value = (item as Record<string, unknown>)[token0];
+    if (inherited0 && value !== undefined && !Object.hasOwn(item, token0)) return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) return index1 < 0 ? undefined : value[index1];
+  const result = (value as Record<string, unknown>)[token1];
+  return inherited1 && result !== undefined && !Object.hasOwn(value, token1) ? undefined : result;
 }
 
 /**
  * The anyOf of two ASCII icontains filters, each at one own key or two steps (isPlainIcontains),
  * as the only filter: both values read and both patterns tested on every item (honest counts),
- * counted in locals, nothing but long-lived functions called. Scans a range like
- * applyOwnKeyComparisons (any index is a safe slice boundary).
+ * counted in locals, every field of the two filters held in locals, nothing but long-lived
+ * functions called. Scans a range like applyOwnKeyComparisons (any index is a safe slice
+ * boundary).
  */
 export function applyAnyOfIcontains(
   items: readonly unknown[],
@@ -600,12 +620,20 @@ export function applyAnyOfIcontains(
   const leaf0 = group.leaves[0] as LeafSlot;
   const leaf1 = group.leaves[1] as LeafSlot;
   const key0 = leaf0.key;
-  const first0 = leaf0.first;
-  const second0 = leaf0.second;
+  const tokenA0 = leaf0.first.token;
+  const indexA0 = leaf0.first.index;
+  const inheritedA0 = leaf0.first.inherited;
+  const tokenB0 = leaf0.second.token;
+  const indexB0 = leaf0.second.index;
+  const inheritedB0 = leaf0.second.inherited;
   const pattern0 = leaf0.pattern as RegExp;
   const key1 = leaf1.key;
-  const first1 = leaf1.first;
-  const second1 = leaf1.second;
+  const tokenA1 = leaf1.first.token;
+  const indexA1 = leaf1.first.index;
+  const inheritedA1 = leaf1.first.inherited;
+  const tokenB1 = leaf1.second.token;
+  const indexB1 = leaf1.second.index;
+  const inheritedB1 = leaf1.second.inherited;
   const pattern1 = leaf1.pattern as RegExp;
   let resolved0 = 0;
   let matched0 = 0;
@@ -616,10 +644,30 @@ export function applyAnyOfIcontains(
   const end = range.end;
   for (let index = range.start; index < end; index += 1) {
     const item = items[index];
-    const actual0 = readKeyOrTwo(item, key0, first0, second0);
-    const actual1 = readKeyOrTwo(item, key1, first1, second1);
-    const hit0 = icontainsMatches(pattern0, actual0);
-    const hit1 = icontainsMatches(pattern1, actual1);
+    const actual0 = readKeyOrTwo(
+      item,
+      key0,
+      tokenA0,
+      indexA0,
+      inheritedA0,
+      tokenB0,
+      indexB0,
+      inheritedB0,
+    );
+    const actual1 = readKeyOrTwo(
+      item,
+      key1,
+      tokenA1,
+      indexA1,
+      inheritedA1,
+      tokenB1,
+      indexB1,
+      inheritedB1,
+    );
+    const hit0 =
+      typeof actual0 === "string" ? pattern0.test(actual0) : icontainsMatches(pattern0, actual0);
+    const hit1 =
+      typeof actual1 === "string" ? pattern1.test(actual1) : icontainsMatches(pattern1, actual1);
     resolved0 += actual0 !== undefined ? 1 : 0;
     resolved1 += actual1 !== undefined ? 1 : 0;
     resolved += actual0 !== undefined || actual1 !== undefined ? 1 : 0;
