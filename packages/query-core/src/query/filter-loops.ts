@@ -407,3 +407,298 @@ export function applyAnyFilters(
   }
   addCounts(counts, resolved0, matched0, resolved1, matched1);
 }
+
+/**
+ * readSteps for exactly two steps (`/parameters/url`), written out so the anyOf loop reads such a
+ * path without a call per step: the same reads (an array index, or an own property checked only
+ * for inherited names).
+ */
+function readTwoSteps(item: unknown, first: PathStep, second: PathStep): unknown {
+  if (typeof item !== "object" || item === null) return undefined;
+  let value: unknown;
+  if (Array.isArray(item)) value = first.index < 0 ? undefined : item[first.index];
+  else {
+    value = (item as Record<string, unknown>)[first.token];
+    if (first.inherited && value !== undefined && !Object.hasOwn(item, first.token))
+      return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) return second.index < 0 ? undefined : value[second.index];
+  const result = (value as Record<string, unknown>)[second.token];
+  return second.inherited && result !== undefined && !Object.hasOwn(value, second.token)
+    ? undefined
+    : result;
+}
+
+/**
+ * One filter of a list with an anyOf (a filter of the anyOf, or a plain filter beside it),
+ * unpacked into plain fields of one shape: how its path is read (`key` inline, `first`/`second`
+ * for two steps, `steps` walked here, else `read`) and how it is decided (`pattern` for an ASCII
+ * icontains, `comparison` inline, else `test`).
+ */
+interface LeafSlot {
+  key: string | undefined;
+  two: boolean;
+  first: PathStep;
+  second: PathStep;
+  steps: readonly PathStep[] | undefined;
+  read: (item: unknown, index: number) => unknown;
+  pattern: RegExp | null;
+  comparison: Comparison;
+  expected: unknown;
+  candidates: ReadonlySet<unknown>;
+  test: (actual: unknown) => boolean;
+}
+
+/**
+ * One filter of a list with an anyOf, unpacked once per scan: its leaves (one for a plain filter)
+ * and, for an anyOf, the counts of its filters (resolvedOn and matched of filter n at 2n and
+ * 2n + 1; null for a plain filter).
+ */
+export interface FilterGroup {
+  readonly leaves: readonly LeafSlot[];
+  readonly inner: Float64Array | null;
+}
+
+const NO_STEP: PathStep = { token: "", index: -1, inherited: false };
+
+function leafSlotOf(filter: CompiledFilter): LeafSlot {
+  const steps = filter.path.steps;
+  const two = filter.path.ownKey === undefined && steps?.length === 2;
+  return {
+    key: filter.path.ownKey,
+    two,
+    first: two ? (steps[0] as PathStep) : NO_STEP,
+    second: two ? (steps[1] as PathStep) : NO_STEP,
+    steps,
+    read: filter.path.read,
+    pattern: filter.pattern,
+    comparison: filter.comparison,
+    expected: filter.expected,
+    candidates: filter.candidates,
+    test: filter.test,
+  };
+}
+
+/** The filters unpacked for applyFiltersWithAnyOf (once per scan, not per slice). */
+export function filterGroupsOf(
+  filters: readonly CompiledFilter[],
+  innerCounts: readonly Float64Array[],
+): FilterGroup[] {
+  return filters.map((filter, position) =>
+    filter.anyOf === null
+      ? { leaves: [leafSlotOf(filter)], inner: null }
+      : { leaves: filter.anyOf.map(leafSlotOf), inner: innerCounts[position] as Float64Array },
+  );
+}
+
+/** What the leaf's path reads on the item (undefined when it does not resolve). */
+function readLeaf(leaf: LeafSlot, item: unknown, index: number): unknown {
+  const key = leaf.key;
+  if (key !== undefined) {
+    return typeof item === "object" && item !== null && !Array.isArray(item)
+      ? (item as Record<string, unknown>)[key]
+      : undefined;
+  }
+  if (leaf.two) return readTwoSteps(item, leaf.first, leaf.second);
+  const steps = leaf.steps;
+  return steps !== undefined ? readSteps(item, steps) : leaf.read(item, index);
+}
+
+/** Whether the leaf holds on the resolved value: exactly what its compiled `test` decides. */
+function holdsLeaf(leaf: LeafSlot, actual: unknown): boolean {
+  const pattern = leaf.pattern;
+  if (pattern !== null) return icontainsMatches(pattern, actual);
+  const comparison = leaf.comparison;
+  return comparison === GENERAL
+    ? leaf.test(actual)
+    : compareInline(comparison, actual, leaf.expected, leaf.candidates);
+}
+
+/**
+ * Filters with an anyOf, on a loop of their own (kept apart so the plain loops stay as measured):
+ * every filter and every filter of an anyOf is read and decided on every item, so each count is
+ * honest (an anyOf does not stop at its first filter that holds: the others' `matched` counts
+ * would be wrong). An anyOf's resolvedOn counts items where any of its paths resolved, its
+ * matched items where any of its filters held. Paths are read and icontains and inline
+ * comparisons decided by long-lived functions of this module; only a GENERAL test (deep `eq`,
+ * `nin`, `contains`, non-ASCII icontains, `measure`) calls a closure made per request. Scans a
+ * range like applyOwnKeyComparisons (any index is a safe slice boundary).
+ */
+export function applyFiltersWithAnyOf(
+  items: readonly unknown[],
+  groups: readonly FilterGroup[],
+  range: ScanRange,
+): void {
+  const counts = range.counts;
+  const indices = range.indices;
+  const groupCount = groups.length;
+  const end = range.end;
+  for (let index = range.start; index < end; index += 1) {
+    const item = items[index];
+    let keep = true;
+    for (let position = 0; position < groupCount; position += 1) {
+      const group = groups[position] as FilterGroup;
+      const leaves = group.leaves;
+      const inner = group.inner;
+      let resolved = false;
+      let held = false;
+      for (let at = 0; at < leaves.length; at += 1) {
+        const leaf = leaves[at] as LeafSlot;
+        const actual = readLeaf(leaf, item, index);
+        const hit = holdsLeaf(leaf, actual);
+        if (actual !== undefined) {
+          resolved = true;
+          if (inner !== null) inner[2 * at] = (inner[2 * at] as number) + 1;
+        }
+        if (hit) {
+          held = true;
+          if (inner !== null) inner[2 * at + 1] = (inner[2 * at + 1] as number) + 1;
+        }
+      }
+      if (resolved) counts[2 * position] = (counts[2 * position] as number) + 1;
+      if (held) counts[2 * position + 1] = (counts[2 * position + 1] as number) + 1;
+      else keep = false;
+    }
+    if (keep) indices.push(index);
+  }
+}
+
+/** Whether applyAnyOfIcontains takes the leaf: an ASCII icontains at one own key or two steps. */
+export function isPlainIcontains(group: FilterGroup): boolean {
+  return (
+    group.leaves.length === 2 &&
+    group.leaves.every((leaf) => leaf.pattern !== null && (leaf.key !== undefined || leaf.two))
+  );
+}
+
+/**
+ * Reads an icontains leaf's path for applyAnyOfIcontains, from scalars the loop holds in locals
+ * (so none is read again from a step object after each RegExp call): the own property `key` when
+ * set, else the two steps (`token`, `index`, `inherited` of each), exactly as readTwoSteps reads.
+ */
+function readKeyOrTwo(
+  item: unknown,
+  key: string | undefined,
+  token0: string,
+  index0: number,
+  inherited0: boolean,
+  token1: string,
+  index1: number,
+  inherited1: boolean,
+): unknown {
+  if (typeof item !== "object" || item === null) return undefined;
+  const array = Array.isArray(item);
+  if (key !== undefined) return array ? undefined : (item as Record<string, unknown>)[key];
+  let value: unknown;
+  if (array) value = index0 < 0 ? undefined : item[index0];
+  else {
+    value = (item as Record<string, unknown>)[token0];
+    if (inherited0 && value !== undefined && !Object.hasOwn(item, token0)) return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) return index1 < 0 ? undefined : value[index1];
+  const result = (value as Record<string, unknown>)[token1];
+  return inherited1 && result !== undefined && !Object.hasOwn(value, token1) ? undefined : result;
+}
+
+/**
+ * The anyOf of two ASCII icontains filters, each at one own key or two steps (isPlainIcontains),
+ * as the only filter: both values read and both patterns tested on every item (honest counts),
+ * counted in locals, every field of the two filters held in locals, nothing but long-lived
+ * functions called. Scans a range like applyOwnKeyComparisons (any index is a safe slice
+ * boundary).
+ */
+export function applyAnyOfIcontains(
+  items: readonly unknown[],
+  group: FilterGroup,
+  range: ScanRange,
+): void {
+  const counts = range.counts;
+  const indices = range.indices;
+  const inner = group.inner as Float64Array;
+  const leaf0 = group.leaves[0] as LeafSlot;
+  const leaf1 = group.leaves[1] as LeafSlot;
+  const key0 = leaf0.key;
+  const tokenA0 = leaf0.first.token;
+  const indexA0 = leaf0.first.index;
+  const inheritedA0 = leaf0.first.inherited;
+  const tokenB0 = leaf0.second.token;
+  const indexB0 = leaf0.second.index;
+  const inheritedB0 = leaf0.second.inherited;
+  const pattern0 = leaf0.pattern as RegExp;
+  const key1 = leaf1.key;
+  const tokenA1 = leaf1.first.token;
+  const indexA1 = leaf1.first.index;
+  const inheritedA1 = leaf1.first.inherited;
+  const tokenB1 = leaf1.second.token;
+  const indexB1 = leaf1.second.index;
+  const inheritedB1 = leaf1.second.inherited;
+  const pattern1 = leaf1.pattern as RegExp;
+  let resolved0 = 0;
+  let matched0 = 0;
+  let resolved1 = 0;
+  let matched1 = 0;
+  let resolved = 0;
+  let matched = 0;
+  const end = range.end;
+  for (let index = range.start; index < end; index += 1) {
+    const item = items[index];
+    const actual0 = readKeyOrTwo(
+      item,
+      key0,
+      tokenA0,
+      indexA0,
+      inheritedA0,
+      tokenB0,
+      indexB0,
+      inheritedB0,
+    );
+    const actual1 = readKeyOrTwo(
+      item,
+      key1,
+      tokenA1,
+      indexA1,
+      inheritedA1,
+      tokenB1,
+      indexB1,
+      inheritedB1,
+    );
+    const hit0 =
+      typeof actual0 === "string" ? pattern0.test(actual0) : icontainsMatches(pattern0, actual0);
+    const hit1 =
+      typeof actual1 === "string" ? pattern1.test(actual1) : icontainsMatches(pattern1, actual1);
+    resolved0 += actual0 !== undefined ? 1 : 0;
+    resolved1 += actual1 !== undefined ? 1 : 0;
+    resolved += actual0 !== undefined || actual1 !== undefined ? 1 : 0;
+    matched0 += hit0 ? 1 : 0;
+    matched1 += hit1 ? 1 : 0;
+    if (hit0 || hit1) {
+      matched += 1;
+      indices.push(index);
+    }
+  }
+  inner[0] = (inner[0] as number) + resolved0;
+  inner[1] = (inner[1] as number) + matched0;
+  inner[2] = (inner[2] as number) + resolved1;
+  inner[3] = (inner[3] as number) + matched1;
+  counts[0] = (counts[0] as number) + resolved;
+  counts[1] = (counts[1] as number) + matched;
+}
+
+/**
+ * `icontains` on one resolved value with a compiled pattern (SPEC.md §9 rule 4): a string that
+ * contains the needle case-insensitively, or an array with such a string element; false on
+ * everything else (missing, null, numbers, objects). A long-lived function of this module, so
+ * the loops that call it keep their optimized code across requests (and inline it: called across
+ * modules the loops measured slower).
+ */
+export function icontainsMatches(pattern: RegExp, actual: unknown): boolean {
+  if (typeof actual === "string") return pattern.test(actual);
+  if (!Array.isArray(actual)) return false;
+  for (let at = 0; at < actual.length; at += 1) {
+    const element: unknown = actual[at];
+    if (typeof element === "string" && pattern.test(element)) return true;
+  }
+  return false;
+}

@@ -6,18 +6,24 @@ import {
   type LeafFilter,
 } from "@bounded-mcp/contract";
 import { compareNumeric, isExactNumber, isNumeric } from "../exact/exact-number.js";
-import { type CompiledPath, compileFilterPath, type PathStep } from "./compiled-path.js";
+import { type CompiledPath, compileFilterPath } from "./compiled-path.js";
 import {
   applyAnyFilters,
+  applyAnyOfIcontains,
+  applyFiltersWithAnyOf,
   applyOwnKeyComparisons,
   type Comparison,
   comparisonOf,
+  type FilterGroup,
+  filterGroupsOf,
   GENERAL,
+  icontainsMatches,
+  isPlainIcontains,
   type ScanRange,
 } from "./filter-loops.js";
+import { icontainsPattern } from "./icontains.js";
 import { isJsonObject, jsonEquals } from "./json-values.js";
 import { lengthOf } from "./sort-values.js";
-import { readCompiled } from "./walk-path.js";
 
 /** A filter compiled once per request: its path parsed and its comparison chosen. */
 export interface CompiledFilter {
@@ -36,6 +42,11 @@ export interface CompiledFilter {
   readonly candidates: ReadonlySet<unknown>;
   /** The filters of an anyOf (SPEC.md §9): it holds when any of them holds; null for a plain one. */
   readonly anyOf: readonly CompiledFilter[] | null;
+  /**
+   * For `icontains` with a non-empty ASCII value (not under measure): the RegExp that decides the
+   * test (icontains.ts), so a loop decides it through a long-lived function; null otherwise.
+   */
+  readonly pattern: RegExp | null;
 }
 
 /** The outcome of filtering a collection: matching indices (null: all) and honest counts. */
@@ -82,31 +93,12 @@ function createInTest(expected: unknown): (actual: unknown) => boolean {
   };
 }
 
-/** True when every UTF-16 unit of the text is ASCII. */
-function isAscii(text: string): boolean {
-  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) > 0x7f) return false;
-  return true;
-}
-
-/**
- * A test equal to `text.toLowerCase().includes(needle)` (needle already lower case). For an
- * ASCII needle without "i" and "k" it is a case-insensitive RegExp, which copies nothing per
- * item: the only non-ASCII characters whose lower case holds ASCII are U+0130 ("i" + U+0307)
- * and U+212A ("k"), and a non-unicode `i` RegExp matches ASCII letters in either case and never a
- * non-ASCII character against an ASCII one, so both decide the same on every string.
- */
-function lowerIncludes(needle: string): (text: string) => boolean {
-  if (needle.length > 0 && isAscii(needle) && !needle.includes("i") && !needle.includes("k")) {
-    const pattern = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"), "i");
-    return (text) => pattern.test(text);
-  }
-  return (text) => text.toLowerCase().includes(needle);
-}
-
 function createIcontainsTest(expected: unknown): (actual: unknown) => boolean {
   const needle = typeof expected === "string" ? expected.toLowerCase() : null;
   if (needle === null) return () => false;
-  const contains = lowerIncludes(needle);
+  const pattern = icontainsPattern(needle);
+  if (pattern !== null) return (actual) => icontainsMatches(pattern, actual);
+  const contains = (text: string) => text.toLowerCase().includes(needle);
   return (actual) => {
     if (typeof actual === "string") return contains(actual);
     if (!Array.isArray(actual)) return false;
@@ -182,6 +174,10 @@ function compileLeaf(filter: LeafFilter): CompiledFilter {
     expected,
     candidates: new Set(op === "in" && comparison !== GENERAL ? (expected as unknown[]) : []),
     anyOf: null,
+    pattern:
+      op === "icontains" && !measure && typeof expected === "string"
+        ? icontainsPattern(expected.toLowerCase())
+        : null,
   };
 }
 
@@ -199,7 +195,7 @@ export function compileFilters(filters: readonly Filter[]): CompiledFilter[] {
     if (!isAnyOfFilter(filter)) return compileLeaf(filter);
     const inner = filter.anyOf.map(compileLeaf);
     const first = inner[0] as CompiledFilter;
-    return { ...first, op: "eq", measure: false, comparison: GENERAL, anyOf: inner };
+    return { ...first, op: "eq", measure: false, comparison: GENERAL, anyOf: inner, pattern: null };
   });
 }
 
@@ -216,79 +212,6 @@ export function mapFilterPaths(
   if (filter.anyOf === null) return { ...filter, path: rewrite(filter.path) };
   const inner = filter.anyOf.map((leaf) => ({ ...leaf, path: rewrite(leaf.path) }));
   return { ...filter, path: (inner[0] as CompiledFilter).path, anyOf: inner };
-}
-
-/**
- * readSteps for exactly two steps (`/parameters/url`), small enough to be inlined into the anyOf
- * loop: the same reads (an array index, or an own property checked only for inherited names).
- */
-function readTwoSteps(item: unknown, first: PathStep, second: PathStep): unknown {
-  if (typeof item !== "object" || item === null) return undefined;
-  let value: unknown;
-  if (Array.isArray(item)) value = first.index < 0 ? undefined : item[first.index];
-  else {
-    value = (item as Record<string, unknown>)[first.token];
-    if (first.inherited && value !== undefined && !Object.hasOwn(item, first.token))
-      return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  if (Array.isArray(value)) return second.index < 0 ? undefined : value[second.index];
-  const result = (value as Record<string, unknown>)[second.token];
-  return second.inherited && result !== undefined && !Object.hasOwn(value, second.token)
-    ? undefined
-    : result;
-}
-
-/**
- * Filters with an anyOf, on a loop of their own (kept apart so the plain loops stay as measured):
- * every filter and every filter of an anyOf is read and decided on every item, so each count is
- * honest. An anyOf's resolvedOn counts items where any of its paths resolved; its filters' counts
- * go to `innerCounts[position]` (2 per filter). Any index is a safe slice boundary.
- */
-function applyFiltersWithAnyOf(
-  items: readonly unknown[],
-  filters: readonly CompiledFilter[],
-  range: ScanRange,
-  innerCounts: readonly Float64Array[],
-): void {
-  const counts = range.counts;
-  for (let index = range.start; index < range.end; index += 1) {
-    const item = items[index];
-    let keep = true;
-    for (let position = 0; position < filters.length; position += 1) {
-      const filter = filters[position] as CompiledFilter;
-      let resolved = false;
-      let held = false;
-      if (filter.anyOf === null) {
-        const actual = readCompiled(filter.path, item, index);
-        resolved = actual !== undefined;
-        held = filter.test(actual);
-      } else {
-        const inner = innerCounts[position] as Float64Array;
-        for (let at = 0; at < filter.anyOf.length; at += 1) {
-          const leaf = filter.anyOf[at] as CompiledFilter;
-          // Read through the long-lived walker, not the per-request reader (walk-path.ts).
-          const steps = leaf.path.steps;
-          const actual =
-            steps?.length === 2 && leaf.path.ownKey === undefined
-              ? readTwoSteps(item, steps[0] as PathStep, steps[1] as PathStep)
-              : readCompiled(leaf.path, item, index);
-          if (actual !== undefined) {
-            resolved = true;
-            inner[2 * at] = (inner[2 * at] as number) + 1;
-          }
-          if (leaf.test(actual)) {
-            held = true;
-            inner[2 * at + 1] = (inner[2 * at + 1] as number) + 1;
-          }
-        }
-      }
-      if (resolved) counts[2 * position] = (counts[2 * position] as number) + 1;
-      if (held) counts[2 * position + 1] = (counts[2 * position + 1] as number) + 1;
-      else keep = false;
-    }
-    if (keep) range.indices.push(index);
-  }
 }
 
 /**
@@ -319,7 +242,9 @@ function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number):
  * inline; other plain filters run on a loop where the first two filters are unpacked into locals
  * (a one-property path read inline, a deeper one walked by the loop's own step functions, a
  * comparison decided inline, anything else through the filter's test) and further filters go
- * through their compiled reader and test; filters with an anyOf run on a loop of their own.
+ * through their compiled reader and test; filters with an anyOf run on a loop of their own, and
+ * an anyOf of two ASCII icontains filters at one own key or two steps each, alone, on a loop made
+ * for it (applyAnyOfIcontains: both RegExps tested on every item, counted in locals).
  */
 export function createFilterScan(
   items: readonly unknown[],
@@ -337,6 +262,8 @@ export function createFilterScan(
   const innerCounts = filters.map(
     (filter) => new Float64Array(2 * (filter.anyOf === null ? 0 : filter.anyOf.length)),
   );
+  const groups = withAnyOf ? filterGroupsOf(filters, innerCounts) : [];
+  const plainIcontains = count === 1 && withAnyOf && isPlainIcontains(groups[0] as FilterGroup);
   const ownKeys =
     (count === 1 || count === 2) &&
     filters.every((filter) => filter.comparison !== GENERAL && filter.path.ownKey !== undefined);
@@ -344,8 +271,10 @@ export function createFilterScan(
     scan(start, end) {
       range.start = start;
       range.end = end;
-      if (withAnyOf) applyFiltersWithAnyOf(items, filters, range, innerCounts);
-      else if (ownKeys) {
+      if (withAnyOf) {
+        if (plainIcontains) applyAnyOfIcontains(items, groups[0] as FilterGroup, range);
+        else applyFiltersWithAnyOf(items, groups, range);
+      } else if (ownKeys) {
         applyOwnKeyComparisons(
           items,
           filters,

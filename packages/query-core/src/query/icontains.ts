@@ -1,0 +1,33 @@
+/** True when every UTF-16 unit of the text is ASCII. */
+function isAscii(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) > 0x7f) return false;
+  return true;
+}
+
+const SPECIAL = /[.*+?^${}()|[\]\\/-]/g;
+
+/**
+ * A case-insensitive RegExp that decides exactly `text.toLowerCase().includes(needle)` for a
+ * lower-case ASCII needle, or null for an empty or non-ASCII needle (which keep the general
+ * `toLowerCase().includes`). It copies nothing per string, and a loop can call it on every item
+ * without calling a closure made per request.
+ *
+ * Why it is exact: a non-unicode `i` RegExp matches an ASCII letter in either case and never
+ * matches a non-ASCII character against an ASCII one. The only non-ASCII characters whose lower
+ * case holds ASCII are U+212A (Kelvin sign, lowers to "k") and U+0130 (lowers to "i" + U+0307);
+ * `icontains.test.ts` checks this over every code point of the running engine. So each "k" of the
+ * needle also accepts U+212A, and a final "i" also accepts U+0130 (an "i" inside the needle
+ * cannot: the U+0307 that follows it in the lower case is not the needle's next character).
+ */
+export function icontainsPattern(needle: string): RegExp | null {
+  if (needle.length === 0 || !isAscii(needle)) return null;
+  const last = needle.length - 1;
+  let source = "";
+  for (let at = 0; at <= last; at += 1) {
+    const char = needle[at] as string;
+    if (char === "k") source += "[k\\u212A]";
+    else if (char === "i" && at === last) source += "(?:i|\\u0130)";
+    else source += char.replace(SPECIAL, "\\$&");
+  }
+  return new RegExp(source, "i");
+}
