@@ -38,6 +38,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       mayHoldInexactNumbers: "function",
       mayHoldInexactNumbersInBytes: "function",
       parseJsonExact: "function",
+      parseJsonExactScanned: "function",
       parseKeyRing: "function",
       parsePointer: "function",
       resolvePointer: "function",
