@@ -9,7 +9,9 @@
 //           "in line" with parseJsonExact (its candidate regex on this thread), "off-thread" with
 //           JSON.parse while the hashing thread tests the bytes (this change);
 //   stored: a stored body parsed after eviction: "plain" JSON.parse of its UTF-8 text,
-//           "in line" parseStoredBody, "off-thread" parseStoredBodyOffThread.
+//           "in line" parseStoredBody, "off-thread" parseStoredBodyOffThread (what a body stored
+//           without a verdict gets), "verdict" parseStoredArtifact of a body whose metadata
+//           carries the bounder's verdict `exactCandidates: false` (no test on read).
 // Figures: main-thread CPU (from /proc/thread-self/schedstat, the thread's on-CPU time: what the
 // event loop pays), process CPU (every thread: the helper's work shows here) and wall. Systems
 // interleaved per round (order rotating), a full GC before each; medians with min – max. JSON.parse
@@ -23,7 +25,11 @@ import { runInNewContext } from "node:vm";
 import * as results from "@bounded-mcp/bench-utils";
 import { formatBytes, formatMs, median, printTable } from "@bounded-mcp/bench-utils";
 import { mayHoldInexactNumbers } from "@bounded-mcp/query-core";
-import { parseStoredBody, parseStoredBodyOffThread } from "../src/artifacts/artifact-service.js";
+import {
+  parseStoredArtifact,
+  parseStoredBody,
+  parseStoredBodyOffThread,
+} from "../src/artifacts/artifact-service.js";
 import { encodePayloadText, startEncodingPayload } from "../src/bounding/encode-payload.js";
 import { factsOffThread } from "../src/bounding/hash-off-thread.js";
 import { parsePayload } from "../src/bounding/payload.js";
@@ -120,6 +126,8 @@ async function runSize(sizeMib: number) {
     "stored: plain": () => JSON.parse(stored.toString("utf8")),
     "stored: in line": () => parseStoredBody(stored, "application/json"),
     "stored: off-thread": () => parseStoredBodyOffThread(stored, "application/json"),
+    "stored: verdict": () =>
+      parseStoredArtifact(stored, { mediaType: "application/json", exactCandidates: false }),
   };
   const child: number[] = [];
   const order = Object.keys(systems);
@@ -158,7 +166,9 @@ async function runSize(sizeMib: number) {
   );
   // Per-round ratios to plain, main-thread CPU: the spread of the ratio itself.
   for (const kind of ["bound", "stored"]) {
-    for (const variant of ["in line", "off-thread"]) {
+    for (const variant of kind === "stored"
+      ? ["in line", "off-thread", "verdict"]
+      : ["in line", "off-thread"]) {
       const ratios = of(`${kind}: ${variant}`, "main").map(
         (value, at) => value / (of(`${kind}: plain`, "main")[at] as number),
       );

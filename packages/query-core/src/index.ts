@@ -22,7 +22,7 @@ export {
   mayHoldInexactNumbers,
 } from "./exact/detect.js";
 export { type ExactNumber, exactLiteral, isExactNumber } from "./exact/exact-number.js";
-export { parseJsonExact } from "./exact/parse-exact.js";
+export { parseJsonExact, parseJsonExactScanned } from "./exact/parse-exact.js";
 export {
   type ExactText,
   findInexactNumbers,

@@ -26,6 +26,16 @@ export interface ArtifactMeta {
    * every read path answers the same text (SPEC.md §10). Absent for every other artifact.
    */
   bodyEncoding?: "json-string";
+  /**
+   * What the bounder's inexact-number candidate test (query-core `mayHoldInexactNumbers`,
+   * SPEC.md §10) said of exactly these body bytes, recorded when it ran: `false` lets a reader
+   * parse the body with plain JSON.parse, `true` sends it straight to the exact parse. Absent
+   * (an artifact written by an older version, a payload the bounder did not test, text): the
+   * reader tests the body itself. Only an optimisation of which parser runs; a wrong `false`
+   * would change numbers, so every store keeps it under the same integrity as the body
+   * (SECURITY.md).
+   */
+  exactCandidates?: boolean;
 }
 
 /** What a backend can do; the conformance suite skips (visibly) only what a store declares missing. */

@@ -1,5 +1,5 @@
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
-import { parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
+import { parseJsonExact, parseJsonExactScanned, textToDocument } from "@bounded-mcp/query-core";
 import {
   type ArtifactMeta,
   type ArtifactStore,
@@ -55,6 +55,11 @@ export interface SaveInput {
   mediaType: ArtifactMediaType;
   /** ArtifactMeta.bodyEncoding: `"json-string"` for a text stored as the JSON string of itself. */
   bodyEncoding?: "json-string" | undefined;
+  /**
+   * ArtifactMeta.exactCandidates: what the inexact-candidate test said of exactly `body`, when
+   * it ran (SPEC.md §10); a cold read then picks its parser from it without testing again.
+   */
+  exactCandidates?: boolean | undefined;
   document: unknown;
   responseRoot: string;
   primaryPaths: string[];
@@ -131,6 +136,26 @@ export async function parseStoredBodyOffThread(
 }
 
 /**
+ * The document of a stored body given its metadata (SPEC.md §10): a JSON body whose recorded
+ * verdict (`exactCandidates`, the bounder's candidate test of these bytes) is false is plain
+ * JSON.parse, one that is true goes straight to the exact parse; without a verdict (artifacts of
+ * an older version, payloads the bounder did not test) the body is tested as before
+ * (parseStoredBodyOffThread). Limits: the verdict is trusted as the store keeps it, under the
+ * body's own integrity (the stores README and SECURITY.md say where that holds).
+ */
+export function parseStoredArtifact(
+  body: Uint8Array,
+  meta: Pick<ArtifactMeta, "mediaType" | "bodyEncoding" | "exactCandidates">,
+): unknown {
+  if (meta.bodyEncoding === "json-string") return parseJsonStringBody(body);
+  if (meta.mediaType !== "application/json" || meta.exactCandidates === undefined) {
+    return parseStoredBodyOffThread(body, meta.mediaType);
+  }
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  return meta.exactCandidates ? parseJsonExactScanned(text) : JSON.parse(text);
+}
+
+/**
  * Why an artifact the store does not serve is refused: "expired" while the store still knows it
  * expired (until it is swept, and for the store's grace period after), "unknown" otherwise; an
  * expired artifact of another scope is "unknown", like any other artifact of another scope.
@@ -170,10 +195,7 @@ export function createArtifactService(options: {
     body: Uint8Array;
   }): Promise<OpenArtifact> => ({
     meta: stored.meta,
-    document:
-      stored.meta.bodyEncoding === "json-string"
-        ? parseJsonStringBody(stored.body)
-        : await parseStoredBodyOffThread(stored.body, stored.meta.mediaType),
+    document: await parseStoredArtifact(stored.body, stored.meta),
   });
 
   const load = (id: string): Promise<OpenArtifact | ExpiredArtifact | null> => {
@@ -249,6 +271,7 @@ export function createArtifactService(options: {
         sourceTruncated: input.sourceTruncated,
         contractVersion: 3,
         ...(input.bodyEncoding === undefined ? {} : { bodyEncoding: input.bodyEncoding }),
+        ...(input.exactCandidates === undefined ? {} : { exactCandidates: input.exactCandidates }),
       };
       if (input.staged === undefined) await store.put(meta, input.body);
       else await input.staged.commit(meta, { sha256FromBody: input.sha256FromBody === true });

@@ -1,7 +1,11 @@
 import { exactLiteral, isExactNumber } from "@bounded-mcp/query-core";
 import { describe, expect, it } from "vitest";
 import { OFF_THREAD_STORED_TEST_MIN_BYTES } from "../bounding/encode-payload.js";
-import { parseStoredBody, parseStoredBodyOffThread } from "./artifact-service.js";
+import {
+  parseStoredArtifact,
+  parseStoredBody,
+  parseStoredBodyOffThread,
+} from "./artifact-service.js";
 
 describe("parseStoredBody", () => {
   it("parses ASCII and non-ASCII JSON bodies exactly as JSON.parse of their UTF-8 text", () => {
@@ -70,5 +74,43 @@ describe("parseStoredBodyOffThread", () => {
   it("rejects a large body that is not JSON with JSON.parse's error", async () => {
     const body = Buffer.from(`{"pad":"${"x".repeat(OFF_THREAD_STORED_TEST_MIN_BYTES)}",`);
     await expect(parseStoredBodyOffThread(body, "application/json")).rejects.toThrow(SyntaxError);
+  });
+});
+
+describe("parseStoredArtifact", () => {
+  const literalsOf = (document: unknown) =>
+    (document as { items: unknown[] }).items.map((item) =>
+      isExactNumber(item) ? `exact ${exactLiteral(item)}` : item,
+    );
+  const candidate = Buffer.from('{"items":[12345678901234567890,-0,1.5]}');
+  const json = "application/json" as const;
+
+  it("parses exactly when the verdict is candidate, or when there is none (an older artifact is tested)", async () => {
+    expect([
+      literalsOf(await parseStoredArtifact(candidate, { mediaType: json, exactCandidates: true })),
+      literalsOf(await parseStoredArtifact(candidate, { mediaType: json })),
+    ]).toEqual([
+      ["exact 12345678901234567890", "exact -0", 1.5],
+      ["exact 12345678901234567890", "exact -0", 1.5],
+    ]);
+  });
+
+  it("runs plain JSON.parse when the verdict is no candidate (so the verdict must be true to the bytes)", async () => {
+    expect(
+      literalsOf(await parseStoredArtifact(candidate, { mediaType: json, exactCandidates: false })),
+    ).toEqual(JSON.parse(candidate.toString("utf8")).items);
+  });
+
+  it("reads text/plain and json-string bodies as before, whatever the verdict", async () => {
+    expect([
+      await parseStoredArtifact(Buffer.from("a\nb"), {
+        mediaType: "text/plain",
+        exactCandidates: false,
+      }),
+      await parseStoredArtifact(Buffer.from('"x\\ud800"'), {
+        mediaType: "text/plain",
+        bodyEncoding: "json-string",
+      }),
+    ]).toEqual([{ lines: ["a", "b"] }, { lines: ["x\ud800"] }]);
   });
 });

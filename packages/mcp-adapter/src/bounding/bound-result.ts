@@ -9,7 +9,9 @@ import {
   analyzeDocument,
   createBoundedEnvelope,
   type KeyRing,
+  mayHoldInexactNumbers,
   parseJsonExact,
+  parseJsonExactScanned,
   TEXT_RESPONSE_ROOT,
 } from "@bounded-mcp/query-core";
 import { type StagedBody, StoreError } from "@bounded-mcp/stores";
@@ -250,11 +252,25 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     // A large payload's candidate test runs on the hashing thread (SPEC.md §10): parse plainly
     // meanwhile, and again exactly only when it may hold an inexact literal (or is unknown).
     const tested = encoding.mayHoldInexactNumbers;
+    // A smaller text that will be parsed here is tested here, once, and parsed by the answer
+    // (what parseJsonExact does inside); a value already in hand is not tested.
+    const inline =
+      tested === undefined && (source.parsed === undefined || source.exactFromText === true)
+        ? mayHoldInexactNumbers(source.text)
+        : undefined;
     let payload =
-      tested === undefined ? parsePayload(source) : parsePayload(source, JSON.parse, false);
+      tested !== undefined
+        ? parsePayload(source, JSON.parse, false)
+        : inline === undefined
+          ? parsePayload(source)
+          : parsePayload(source, inline ? parseJsonExactScanned : JSON.parse, inline);
     const body = encoding.body;
     const sha256 = await encoding.sha256;
-    if (tested !== undefined && (await tested) !== false) {
+    // The verdict on these very bytes (source.text is what `body` encodes), kept with them so a
+    // cold read need not test again (ArtifactMeta.exactCandidates); unknown when no test ran or
+    // the thread failed.
+    const verdict = tested === undefined ? inline : await tested;
+    if (tested !== undefined && verdict !== false) {
       payload = parsePayload(source, parseJsonExact, true);
     }
     // The text is encoded and parsed: the document (structuredContent itself when it arrived as
@@ -286,6 +302,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         sha256,
         mediaType: payload.mediaType,
         bodyEncoding: payload.bodyEncoding,
+        exactCandidates: payload.mediaType === "application/json" ? verdict : undefined,
         document: payload.document,
         responseRoot,
         primaryPaths,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runQuery } from "../query/run-query.js";
 import { createRequest, createTestContext } from "../query/test-support/query-harness.js";
 import { isInexactLiteral } from "./detect.js";
-import { parseJsonExact } from "./parse-exact.js";
+import { parseJsonExact, parseJsonExactScanned } from "./parse-exact.js";
 import { findInexactNumbers, stringifyExact } from "./stringify-exact.js";
 
 /** A JSON value as text pieces: numbers as literals, so the model is exact by construction. */
@@ -100,6 +100,17 @@ describe("exact numbers: literal for literal (SPEC.md §10)", () => {
       fc.property(model, (value) => {
         const text = write(value);
         expect(stringifyExact(parseJsonExact(text))?.text).toBe(text);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("parseJsonExactScanned (no candidate test) gives parseJsonExact's document, candidate or not", () => {
+    fc.assert(
+      fc.property(model, (value) => {
+        const text = write(value);
+        expect(stringifyExact(parseJsonExactScanned(text))?.text).toBe(text);
+        expect(parseJsonExactScanned(text)).toEqual(parseJsonExact(text));
       }),
       { numRuns: 400 },
     );

@@ -78,6 +78,16 @@ function swapSentinels(root: unknown, prefix: string, literals: readonly string[
  */
 export function parseJsonExact(text: string): unknown {
   if (!mayHoldInexactNumbers(text)) return JSON.parse(text);
+  return parseJsonExactScanned(text);
+}
+
+/**
+ * parseJsonExact without its candidate test, for a caller that already knows the text holds a
+ * candidate (the adapter records the bounder's verdict with a stored body): the same document,
+ * one regex test less. Limits: on a text without a candidate it still scans, so it is slower than
+ * parseJsonExact there, never wrong.
+ */
+export function parseJsonExactScanned(text: string): unknown {
   const found = inexactTokens(text);
   if (found.length === 0) return JSON.parse(text);
   const escapedPrefix = "\\u0000".repeat(longestNulRun(text) + 1);

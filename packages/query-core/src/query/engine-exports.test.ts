@@ -39,6 +39,7 @@ describe("@bounded-mcp/query-core public surface", () => {
       mayHoldInexactNumbersInBytes: "function",
       pageText: "function",
       parseJsonExact: "function",
+      parseJsonExactScanned: "function",
       parseKeyRing: "function",
       parsePointer: "function",
       resolvePointer: "function",

@@ -233,6 +233,27 @@ describe("createEncryptedStore key rotation and damage", () => {
     expect([await store.get(meta.id), await store.head(meta.id)]).toEqual([null, null]);
   });
 
+  it("keeps bodyEncoding and exactCandidates sealed: a clear one added in the backend is not trusted", async () => {
+    const backend = createMemoryStore({ clock: createTestClock(10_000) });
+    const store = createEncryptedStore({ store: backend, keys: testKeys("A") });
+    const verdicted = { ...meta, exactCandidates: true };
+    const unverdicted = { ...meta, id: testArtifactId(23) };
+    await store.put(verdicted, body);
+    await store.put(unverdicted, body);
+    const sealed = [await sealedOf(backend, verdicted.id), await sealedOf(backend, unverdicted.id)];
+    expect(sealed.map((found) => "exactCandidates" in found.meta)).toEqual([false, false]);
+    for (const found of sealed) {
+      await backend.put(
+        { ...found.meta, exactCandidates: false, bodyEncoding: "json-string" },
+        found.body,
+      );
+    }
+    expect([await store.head(verdicted.id), await store.head(unverdicted.id)]).toStrictEqual([
+      verdicted,
+      unverdicted,
+    ]);
+  });
+
   it("reads an artifact moved to another id as unknown", async () => {
     const backend = createMemoryStore({ clock: createTestClock(10_000) });
     const store = createEncryptedStore({ store: backend, keys: testKeys("A") });

@@ -125,6 +125,10 @@ interface SealedMembers {
   responseRoot: string;
   primaryPaths: string[];
   sourceTruncated: boolean;
+  /** Absent in metadata sealed by a version before it, and for most artifacts. */
+  bodyEncoding?: ArtifactMeta["bodyEncoding"];
+  /** Absent in metadata sealed by a version before it, or when the bounder did not test. */
+  exactCandidates?: boolean;
 }
 
 /** What the clear metadata binds a sealed metadata to: every member a store keeps in clear. */
@@ -140,7 +144,8 @@ const META_MAGIC = Buffer.from("BMM1", "latin1");
  * The metadata a wrapped store keeps for an artifact whose sealed body is `sealed`: id, scope
  * hash, times and the sealed body's own size and sha256 stay clear (sweep and the scope check
  * need them, and the backend checks the body against them); mediaType, the payload's size and
- * sha256, responseRoot, primaryPaths and sourceTruncated are sealed into `responseRoot` (as
+ * sha256, responseRoot, primaryPaths, sourceTruncated, bodyEncoding and exactCandidates are
+ * sealed into `responseRoot` (as
  * `bm-sealed:v1:<base64url>`), bound to every clear member, so a copied, moved or edited object
  * fails to open. primaryPaths is empty and mediaType is application/json in clear (a reader
  * without the wrapper then fails to parse the body rather than showing ciphertext as text).
@@ -171,6 +176,8 @@ export function sealMeta(
     responseRoot: meta.responseRoot,
     primaryPaths: meta.primaryPaths,
     sourceTruncated: meta.sourceTruncated,
+    ...(meta.bodyEncoding === undefined ? {} : { bodyEncoding: meta.bodyEncoding }),
+    ...(meta.exactCandidates === undefined ? {} : { exactCandidates: meta.exactCandidates }),
   };
   const { header, nonce } = newHeader(META_MAGIC, kid);
   const cipher = createCipheriv("aes-256-gcm", keys.key(kid)!, nonce);
@@ -191,7 +198,9 @@ function isSealedMembers(value: unknown): value is SealedMembers {
     typeof members.responseRoot === "string" &&
     Array.isArray(members.primaryPaths) &&
     members.primaryPaths.every((path) => typeof path === "string") &&
-    typeof members.sourceTruncated === "boolean"
+    typeof members.sourceTruncated === "boolean" &&
+    (members.bodyEncoding === undefined || members.bodyEncoding === "json-string") &&
+    (members.exactCandidates === undefined || typeof members.exactCandidates === "boolean")
   );
 }
 
@@ -223,16 +232,23 @@ export function openMeta(keys: AtRestKeys, clear: ArtifactMeta): Opened<Artifact
     return { ok: false, reason: "damaged" };
   }
   if (!isSealedMembers(members)) return { ok: false, reason: "damaged" };
+  // Only sealed members describe the payload: a clear bodyEncoding or exactCandidates (not
+  // authenticated, never written by sealMeta) is dropped, not trusted.
+  const { bodyEncoding: _clearEncoding, exactCandidates: _clearVerdict, ...authenticated } = clear;
   return {
     ok: true,
     value: {
-      ...clear,
+      ...authenticated,
       mediaType: members.mediaType,
       byteLength: members.byteLength,
       sha256: members.sha256,
       responseRoot: members.responseRoot,
       primaryPaths: [...members.primaryPaths],
       sourceTruncated: members.sourceTruncated,
+      ...(members.bodyEncoding === undefined ? {} : { bodyEncoding: members.bodyEncoding }),
+      ...(members.exactCandidates === undefined
+        ? {}
+        : { exactCandidates: members.exactCandidates }),
     },
   };
 }

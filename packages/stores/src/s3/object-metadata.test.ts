@@ -76,6 +76,38 @@ describe("S3 object metadata", () => {
     });
   });
 
+  it("round-trips exactCandidates (inline and framed), leaves it out when absent and refuses a value that is not a boolean", () => {
+    const results = [true, false].map((exactCandidates) => {
+      const marked: ArtifactMeta = { ...meta, exactCandidates };
+      const framed = { ...marked, primaryPaths: [`/${"x".repeat(2400)}`] };
+      const encodedFramed = encodeObjectMetadata(framed);
+      const decodedFramed = decodeObjectMetadata(framed.id, encodedFramed.metadata);
+      if (decodedFramed?.layout !== "framed" || encodedFramed.header === null) {
+        throw new Error("expected a framed layout");
+      }
+      const { metadata } = encodeObjectMetadata(marked);
+      return {
+        header: metadata["bm-exact-candidates"],
+        inline: decodeObjectMetadata(marked.id, metadata),
+        framed: decodeFramedHeader(framed.id, encodedFramed.header, decodedFramed),
+        expected: { inline: { layout: "inline", meta: marked }, framed },
+      };
+    });
+    const { metadata } = encodeObjectMetadata(meta);
+    expect({
+      results: results.map(({ header, inline, framed }) => ({ header, inline, framed })),
+      absent: ["bm-exact-candidates" in metadata, decodeObjectMetadata(meta.id, metadata)],
+      unknown: decodeObjectMetadata(meta.id, { ...metadata, "bm-exact-candidates": "maybe" }),
+    }).toStrictEqual({
+      results: results.map(({ expected }, at) => ({
+        header: at === 0 ? "true" : "false",
+        ...expected,
+      })),
+      absent: [false, { layout: "inline", meta }],
+      unknown: null,
+    });
+  });
+
   it("treats objects it did not write as not its own", () => {
     const { metadata } = encodeObjectMetadata(meta);
     expect([

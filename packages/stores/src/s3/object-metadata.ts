@@ -41,6 +41,9 @@ function fixedMembers(meta: ArtifactMeta): Record<string, string> {
     "bm-source-truncated": String(meta.sourceTruncated),
     "bm-contract-version": String(meta.contractVersion),
     ...(meta.bodyEncoding === undefined ? {} : { "bm-body-encoding": meta.bodyEncoding }),
+    ...(meta.exactCandidates === undefined
+      ? {}
+      : { "bm-exact-candidates": String(meta.exactCandidates) }),
   };
 }
 
@@ -86,6 +89,11 @@ function decodeText(value: string | undefined): string | null {
   }
 }
 
+/** "true" and "false" as booleans; absent as undefined; anything else as itself (then refused). */
+function booleanMember(value: string | undefined): boolean | string | undefined {
+  return value === "true" ? true : value === "false" ? false : value;
+}
+
 /** Reads an object's user metadata (keys lowercase, without `x-amz-meta-`); null when it is not ours. */
 export function decodeObjectMetadata(
   id: string,
@@ -125,6 +133,7 @@ export function decodeObjectMetadata(
           : null,
     contractVersion: metadata["bm-contract-version"] === "3" ? 3 : null,
     bodyEncoding: metadata["bm-body-encoding"],
+    exactCandidates: booleanMember(metadata["bm-exact-candidates"]),
   });
   return meta === null ? null : { layout: "inline", meta };
 }

@@ -24,14 +24,15 @@ function isNonNegativeInteger(value: unknown): value is number {
 /**
  * Reads an ArtifactMeta out of untrusted data (a file header, object metadata, a caller's
  * argument): a fresh object with the members in a fixed order, or null when any member is missing
- * or of the wrong type (a `bodyEncoding` this version cannot read included). Unknown members are
- * dropped.
+ * or of the wrong type (a `bodyEncoding` this version cannot read, an `exactCandidates` that is not
+ * a boolean included). Unknown members are dropped.
  */
 export function parseArtifactMeta(value: unknown): ArtifactMeta | null {
   if (typeof value !== "object" || value === null) return null;
   const record = value as Record<string, unknown>;
   const { id, scopeHash, mediaType, byteLength, sha256, createdAt, expiresAt } = record;
   const { responseRoot, primaryPaths, sourceTruncated, contractVersion, bodyEncoding } = record;
+  const { exactCandidates } = record;
   if (!isValidArtifactId(id)) return null;
   if (typeof scopeHash !== "string") return null;
   if (!(ARTIFACT_MEDIA_TYPES as readonly unknown[]).includes(mediaType)) return null;
@@ -44,6 +45,7 @@ export function parseArtifactMeta(value: unknown): ArtifactMeta | null {
   }
   if (typeof sourceTruncated !== "boolean" || contractVersion !== 3) return null;
   if (bodyEncoding !== undefined && bodyEncoding !== "json-string") return null;
+  if (exactCandidates !== undefined && typeof exactCandidates !== "boolean") return null;
   return {
     id,
     scopeHash,
@@ -57,6 +59,7 @@ export function parseArtifactMeta(value: unknown): ArtifactMeta | null {
     sourceTruncated,
     contractVersion: 3,
     ...(bodyEncoding === undefined ? {} : { bodyEncoding }),
+    ...(exactCandidates === undefined ? {} : { exactCandidates }),
   };
 }
 

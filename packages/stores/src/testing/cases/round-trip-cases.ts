@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binaryBody, metaFor, patternBody, sha256Of, testArtifactId } from "../fixtures.js";
-import { MIB, rejectionOf, type SuiteContext, storedOf } from "../suite-context.js";
+import { MIB, metaOf, rejectionOf, type SuiteContext, storedOf } from "../suite-context.js";
 
 /** The conformance cases of round trips, head, unknown ids, and metadata that disagrees with its body. */
 export function describeRoundTripCases(context: SuiteContext): void {
@@ -28,6 +28,35 @@ export function describeRoundTripCases(context: SuiteContext): void {
       const stored = storedOf(await store.get(meta.id));
       expect(stored).toEqual({ meta, body });
       expect(stored?.body.toString("utf8")).toBe(body.toString("utf8"));
+    });
+
+    it("round-trips bodyEncoding and exactCandidates (true, false, absent) through get and head", async () => {
+      const { store } = await fresh();
+      const json = Buffer.from('{"id":12345678901234567890}');
+      const plain = Buffer.from('{"id":1}');
+      const text = Buffer.from('"a\\ud800b"');
+      const metas = [
+        metaFor(testArtifactId(12), json, { exactCandidates: true }),
+        metaFor(testArtifactId(13), plain, { exactCandidates: false }),
+        metaFor(testArtifactId(14), plain),
+        metaFor(testArtifactId(15), text, { mediaType: "text/plain", bodyEncoding: "json-string" }),
+      ];
+      const bodies = [json, plain, plain, text];
+      for (const [at, meta] of metas.entries()) await store.put(meta, bodies[at] as Buffer);
+      const read = [];
+      for (const meta of metas) {
+        const stored = storedOf(await store.get(meta.id));
+        read.push({
+          get: stored?.meta,
+          head: metaOf(await store.head(meta.id)),
+          body: stored?.body,
+        });
+      }
+      // Strict: an absent member stays absent (not `undefined`), a present one keeps its value.
+      expect(read.map(({ get, head }) => ({ get, head }))).toStrictEqual(
+        metas.map((meta) => ({ get: meta, head: meta })),
+      );
+      expect(read.map(({ body }) => body)).toEqual(bodies);
     });
 
     it("round-trips a 0-byte body", async () => {
