@@ -116,6 +116,21 @@ function distinctElements(value: unknown): unknown[] {
   return value.filter((element) => seen.add(element));
 }
 
+/** groupFor of one string value: a string is its own key, no canonical JSON or -0 check. */
+function groupForString(grouping: Grouping, value: string): Group {
+  let group = grouping.byValue.get(value);
+  if (group === undefined) {
+    group = {
+      values: [value],
+      count: 0,
+      accumulators: createAccumulators(grouping.aggregate.metrics),
+    };
+    grouping.byValue.set(value, group);
+    grouping.groups.push(group);
+  }
+  return group;
+}
+
 function groupFor(grouping: Grouping, values: readonly unknown[]): Group {
   // The ExactNumber -0 keys the group of 0; the group still echoes the value it met first.
   const zero = values.length === 1 && isExactZero(values[0]);
@@ -251,8 +266,13 @@ export function groupItems(
       // The common unwind: one path, a short array; distinct elements without allocating.
       if (first.length === 0) grouping.skipped += 1;
       for (let at = 0; at < first.length; at += 1) {
+        const element = first[at];
         if (seenEarlier(first, at)) continue;
-        values[0] = first[at];
+        if (typeof element === "string") {
+          add(groupForString(grouping, element));
+          continue;
+        }
+        values[0] = element;
         add(groupFor(grouping, values));
       }
     } else {

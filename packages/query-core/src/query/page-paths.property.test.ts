@@ -61,6 +61,8 @@ function matches(entry: Record<string, unknown>, input: Record<string, unknown>)
 interface Paged {
   texts: string[];
   keys: number[];
+  /** The code of the error envelope that ended the paging, or null when the pages ran out. */
+  error: string | null;
 }
 
 function pageAll(
@@ -76,6 +78,7 @@ function pageAll(
   });
   const texts: string[] = [];
   const keys: number[] = [];
+  let error: string | null = null;
   let next: QueryRequest | null = request;
   while (next !== null) {
     const asked: QueryRequest = next;
@@ -87,7 +90,10 @@ function pageAll(
     if (!single) expect(kept).toBeUndefined();
     if (kept !== undefined) expect(kept.text).toBe(written);
     texts.push(written);
-    if (outcome.isError) break;
+    if (outcome.isError) {
+      error = (outcome.result.response as { error: { code: string } }).error.code;
+      break;
+    }
     const meta = outcome.result.responseMeta;
     expect(Buffer.byteLength(written)).toBeLessThanOrEqual(inlineBytes);
     expect(meta.serializedBytes).toBe(Buffer.byteLength(written));
@@ -96,7 +102,7 @@ function pageAll(
     expect(texts.length).toBeLessThan(200);
     next = meta.nextCursor === null ? null : { ...request, cursor: meta.nextCursor };
   }
-  return { texts, keys };
+  return { texts, keys, error };
 }
 
 describe("one serialization per page against the element-by-element path (property)", () => {
@@ -114,6 +120,12 @@ describe("one serialization per page against the element-by-element path (proper
           expect(pageAll(document, request, inlineBytes, undefined, true)).toEqual(reference);
           expect(pageAll(document, request, inlineBytes, cache, true)).toEqual(reference);
           expect(pageAll(document, request, inlineBytes, cache, false)).toEqual(reference);
+          // A budget too small for the page's own metadata (a tiny inlineBytes beside the
+          // field warnings) is refused with INVALID_RESPONSE_CONTROLS, alike on all four paths.
+          if (reference.error !== null) {
+            expect(reference.error).toBe("INVALID_RESPONSE_CONTROLS");
+            return;
+          }
           // Every matching item once, in order (a compacted item may lose its k: -1 then).
           const items = JSON.parse(written) as Array<Record<string, unknown>>;
           const expected = items.filter((entry) => matches(entry, input)).map((entry) => entry.k);
