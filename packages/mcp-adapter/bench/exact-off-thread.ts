@@ -245,15 +245,24 @@ function writeExactPart(sizeMib: number) {
       results.figureOf(`${size} ${kind}: in line`, main(`${kind}: in line`), { baseline: plain }),
       offThread,
     );
+    // A stored body is read by the verdict its metadata keeps (older artifacts without one take
+    // the off-thread test, listed above); the target judges the path an artifact of today takes.
+    const judged =
+      kind === "stored"
+        ? results.figureOf(`${size} stored: by its verdict`, main("stored: verdict"), {
+            baseline: plain,
+          })
+        : offThread;
+    if (kind === "stored") figures.push(judged);
     targets.push(
       results.targetOf(
         kind === "bound" ? "exact-precheck" : "exact-precheck-stored",
-        `exactness pre-check at zero cost, ${kind === "bound" ? "bounding a result" : "parsing a stored body"} of ${size}: off-thread ÷ plain, main-thread CPU, ≤ 1.05x`,
-        offThread.ratio ?? Number.NaN,
+        `exactness pre-check at zero cost, ${kind === "bound" ? "bounding a result (test off-thread)" : "reading a stored body (by its verdict)"} of ${size} ÷ plain JSON.parse, main-thread CPU, ≤ 1.05x`,
+        judged.ratio ?? Number.NaN,
         "<=",
         1.05,
         "x",
-        offThread.name,
+        judged.name,
       ),
     );
   }

@@ -51,7 +51,7 @@ export const STEPS = [
     sections: ["bounding"],
     cwd: "packages/mcp-adapter",
     args: ["bench/exact-off-thread.ts"],
-    env: { BENCH_EXACT_ROUNDS: "5" },
+    env: { BENCH_EXACT_ROUNDS: "15", BENCH_EXACT_CROSSOVER: "0" },
   },
   { sections: ["relay"], cwd: "packages/relay", args: ["bench/relay-call.ts"], env: {} },
   {

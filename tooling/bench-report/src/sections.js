@@ -159,7 +159,7 @@ export const SECTIONS = [
       },
       {
         id: "exact-precheck-stored",
-        text: "exactness pre-check at zero cost when a stored body is read back: off-thread ÷ plain JSON.parse, main-thread CPU, ≤ 1.05x",
+        text: "exactness pre-check at zero cost when a stored body is read back (by the verdict its metadata keeps) ÷ plain JSON.parse, main-thread CPU, ≤ 1.05x",
         op: "<=",
         limit: 1.05,
         unit: "x",
