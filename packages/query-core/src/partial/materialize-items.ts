@@ -1,16 +1,18 @@
 import { Buffer } from "node:buffer";
 import { isInexactLiteral } from "../exact/detect.js";
 import { parseJsonExact } from "../exact/parse-exact.js";
-import { type JsonScanner, ScanError } from "./json-scanner.js";
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  type JsonScanner,
+  OPEN_BRACE,
+  QUOTE,
+  ScanError,
+} from "./json-scanner.js";
 import { locateArray } from "./locate-array.js";
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
 
 const RECENT_STRINGS = 8;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
