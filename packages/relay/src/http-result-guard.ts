@@ -191,8 +191,9 @@ function guardSse(response: Response, guard: MessageGuard): Response {
  * Limits: make one per transport (its requests in flight are this fetch's); `init.method` and
  * `init.body` tell what was sent (the SDK's transport passes them so; a `Request` as `input` is
  * not read); a JSON body is read whole before it is passed on, as the SDK would read it; an
- * answer to a request dropped from the in-flight set (over MAX_IN_FLIGHT_REQUESTS) is still
- * guarded on a POST, and on a GET while other requests are in flight, but its text is not kept.
+ * answer to a request dropped from the in-flight set (over MAX_IN_FLIGHT_REQUESTS) keeps no text,
+ * and a non-object result in it becomes a JSON-RPC error (its method is no longer known), checked
+ * only while other requests are in flight.
  */
 export function createResultGuardFetch(
   upstream: string,
