@@ -32,4 +32,33 @@ describe("the item texts of a JSON array", () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     expect(jsonArrayItemTexts(`[${deep},1]`)).toEqual([deep, "1"]);
   });
+
+  it("are exactly the item texts a batch was written from, for random batches (seeded)", () => {
+    let state = 20_261_201;
+    const random = (below: number) => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state % below;
+    };
+    const pieces = ['"', "\\", "]", "[", "}", "{", ",", ":", "a", "é", "\ud800", " "];
+    const value = (depth: number): unknown => {
+      const kind = random(depth > 4 ? 4 : 6);
+      if (kind === 0) return random(1000) - 500;
+      if (kind === 1) return Array.from({ length: random(6) }, () => pieces[random(12)]).join("");
+      if (kind === 2) return [null, true, false][random(3)];
+      if (kind === 3) return random(1_000_000) / 7;
+      if (kind === 4) return Array.from({ length: random(4) }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: random(4) }, (_, index) => [`k${index}]"`, value(depth + 1)]),
+      );
+    };
+    const spaces = () => [" ", "\n", "\t", "\r\n", ""][random(5)] ?? "";
+    for (let round = 0; round < 300; round += 1) {
+      const items = Array.from({ length: random(5) }, () =>
+        JSON.stringify(value(0), null, random(2) === 0 ? undefined : random(3)),
+      );
+      const text = `${spaces()}[${items.map((item) => `${spaces()}${item}${spaces()}`).join(",")}]${spaces()}`;
+      expect(jsonArrayItemTexts(text)).toEqual(items);
+      expect(items.map((item) => JSON.parse(item))).toEqual(JSON.parse(text));
+    }
+  });
 });
