@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createHttpUpstreamTransport } from "./http-upstream-transport.js";
 import { LITERAL_STRUCTURED } from "./test-support/literal-http-upstream.js";
 import {
   type RawStreamHttpUpstream,
@@ -162,5 +164,29 @@ describe("a tools/call answered in a JSON-RPC batch by a streamable HTTP upstrea
     expect(await callSettledAtOnce(started, "null_result_batch_sse", "echo_batch_sse")).toEqual(
       NULL_RESULT_ERROR,
     );
+  });
+});
+
+describe("the texts the HTTP upstream transport holds for answers on the GET stream", () => {
+  it("are attached to the structuredContent delivered, then released", async () => {
+    const upstream = await startRawStreamHttpUpstream();
+    cleanups.push(() => upstream.close());
+    const transport = createHttpUpstreamTransport({ url: new URL(upstream.url), name: "raw" });
+    const client = new Client({ name: "held-texts", version: "1.0.0" });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const literal = await client.request(
+      { method: "tools/call", params: { name: "literal_get", arguments: {} } },
+      AS_SENT,
+    );
+    await client.request(
+      { method: "tools/call", params: { name: "literal_batch_sse", arguments: {} } },
+      AS_SENT,
+    );
+    expect(transport.heldTexts).toBe(0);
+    const received = (literal["structuredContent"] as Record<symbol, () => string>)[
+      Symbol.for("@bounded-mcp/received-json")
+    ];
+    expect(received?.()).toBe(LITERAL_STRUCTURED);
   });
 });
