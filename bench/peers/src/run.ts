@@ -2,16 +2,19 @@
 // The engine against its peers on the same generated 50 MiB node array in one run, every system's
 // answer (the honest total and the page's ids) checked equal to the engine's before any time counts:
 //   warm: the filtered + projected page (2 filters, 3 fields, honest total) on data already loaded:
-//         the engine (runQuery on the parsed document, no view cache), DuckDB on a table loaded
-//         once (threads=1), a plain JS loop (the floor), jsonpath-plus, and jq 1.6 beyond its
-//         parse (its whole run minus `jq length` of the same round);
+//         the engine (runQuery on the parsed document: without a view cache; as a first
+//         question, which lays out path columns; as a second question, columns left by an
+//         earlier query over the same paths: the row the warm target is judged on), DuckDB on a
+//         table loaded once (threads=1), a plain JS loop (the floor), jsonpath-plus, and jq 1.6
+//         beyond its parse (its whole run minus `jq length` of the same round);
 //   cold: the same page from the file: the engine in a fresh process (read + bytes or parse +
 //         query; src/cold-child.mjs), DuckDB read_json_auto on the file (threads=1), jq 1.6 whole
 //         process; the baseline is JSON.parse of the text in a process that holds only the text.
 // Systems interleave per round (their order rotates), after one warm-up round that is checked but
 // not counted. Wall-time medians with min – max; ratios of medians. Writes the parts
 // bench/results/parts/engine.peers.json and cold.peers.json for BENCHMARKS.md.
-// BENCH_PEERS_MIB=10 BENCH_PEERS_ROUNDS=2 for a quick look.
+// BENCH_PEERS_MIB=10 BENCH_PEERS_ROUNDS=2 for a quick look; BENCH_PEERS_ONLY=warm for the warm
+// rows alone (printed, no parts written).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

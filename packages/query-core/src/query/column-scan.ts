@@ -91,8 +91,7 @@ function growTable(entry: ColumnFilter): void {
 
 /**
  * Decides one filter over items [start, end) from its column: clears `keep[index - start]` where
- * it fails (the first filter sets every entry), adds its resolvedOn and matched counts at
- * `counts[at]` and `counts[at + 1]`.
+ * it fails (the first filter sets every entry), adds its matched count at `counts[at + 1]`.
  */
 function decideRange(
   entry: ColumnFilter,
@@ -110,7 +109,6 @@ function decideRange(
   const op = entry.numberOp;
   const expected = entry.expected;
   const filter = entry.filter;
-  let resolved = 0;
   let matched = 0;
   for (let index = start; index < end; index += 1) {
     const slot = slots[index] as number;
@@ -133,22 +131,57 @@ function decideRange(
                     : filter.test(value);
     } else if (slot === OTHER_SLOT) hit = filter.test(filter.path.read(items[index], index));
     else hit = hits[slot] === 1;
-    resolved += slot !== MISSING_SLOT ? 1 : 0;
     matched += hit ? 1 : 0;
     const position = index - start;
     if (first) keep[position] = hit ? 1 : 0;
     else if (!hit) keep[position] = 0;
   }
-  counts[at] = (counts[at] as number) + resolved;
   counts[at + 1] = (counts[at + 1] as number) + matched;
+}
+
+/** True when every slot laid out so far is decided by the table (no number, no OTHER_SLOT). */
+function byTable(entry: ColumnFilter): boolean {
+  return entry.column.numbers === null && entry.column.others === 0;
+}
+
+/**
+ * One or two filters whose slots are all decided by their tables (the usual strings, booleans
+ * and nulls): both looked up per item with no branch but the kept index, matched counts in
+ * locals, no keep mask. With one filter, pass it twice (its count lands once, at counts[1]).
+ */
+function decideTables(
+  slots0: Int32Array,
+  hits0: Uint8Array,
+  slots1: Int32Array,
+  hits1: Uint8Array,
+  start: number,
+  end: number,
+  indices: number[],
+  counts: Float64Array,
+  two: boolean,
+): void {
+  let matched0 = 0;
+  let matched1 = 0;
+  for (let index = start; index < end; index += 1) {
+    const hit0 = hits0[slots0[index] as number] as number;
+    const hit1 = hits1[slots1[index] as number] as number;
+    matched0 += hit0;
+    matched1 += hit1;
+    if ((hit0 & hit1) === 1) indices.push(index);
+  }
+  counts[1] = (counts[1] as number) + matched0;
+  if (two) counts[3] = (counts[3] as number) + matched1;
 }
 
 /** A scan of plain filters over columns (createColumnScan). */
 export interface ColumnScan {
   /** Decides items [start, end) (in order from 0), laying out missing columns first. */
   scan(start: number, end: number, counts: Float64Array, indices: number[]): void;
-  /** Keeps the columns this scan laid out (call once the scan reached the last item). */
-  finish(): void;
+  /**
+   * Once the scan reached the last item: writes each filter's resolvedOn (its column's count)
+   * into `counts` and keeps the columns this scan laid out.
+   */
+  finish(counts: Float64Array): void;
 }
 
 /**
@@ -199,16 +232,37 @@ export function createColumnScan(
   return {
     scan(start, end, counts, indices) {
       for (const { column, path } of builders) fillColumn(column, items, path, start, end);
+      for (const entry of entries) if (entry.building) growTable(entry);
+      const first = entries[0] as ColumnFilter;
+      const last = entries[entries.length - 1] as ColumnFilter;
+      if (entries.length <= 2 && byTable(first) && byTable(last)) {
+        const { slots: slots0 } = first.column;
+        const { slots: slots1 } = last.column;
+        decideTables(
+          slots0,
+          first.hits,
+          slots1,
+          last.hits,
+          start,
+          end,
+          indices,
+          counts,
+          entries.length === 2,
+        );
+        return;
+      }
       if (keep.length < end - start) keep = new Uint8Array(end - start);
       entries.forEach((entry, position) => {
-        if (entry.building) growTable(entry);
         decideRange(entry, items, start, end, keep, position === 0, counts, 2 * position);
       });
       for (let index = start; index < end; index += 1) {
         if (keep[index - start] === 1) indices.push(index);
       }
     },
-    finish() {
+    finish(counts) {
+      entries.forEach((entry, position) => {
+        counts[2 * position] = entry.column.resolved;
+      });
       for (const { column, path } of builders) {
         if (column.built === items.length) store.set(items, path, column);
       }

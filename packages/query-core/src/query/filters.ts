@@ -293,8 +293,8 @@ export function createFilterScan(
       } else applyAnyFilters(items, filters, range);
     },
     finish() {
-      columnScan?.finish();
       const counts = range.counts;
+      columnScan?.finish(counts);
       return {
         indices: range.indices,
         applied: filters.map((filter, position): FilterApplied => {

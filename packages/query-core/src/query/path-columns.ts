@@ -51,6 +51,8 @@ export interface PathColumn {
   readonly strings: string[];
   /** Items the path resolves on (slot other than MISSING_SLOT). */
   resolved: number;
+  /** Items at OTHER_SLOT (so a reader knows when every slot is decided by a table). */
+  others: number;
   /** Items laid out so far (from index 0). */
   built: number;
   /** The dictionary while building; null once built or full. */
@@ -82,6 +84,7 @@ export function createColumn(items: readonly unknown[]): PathColumn {
     numbers: null,
     strings: [],
     resolved: 0,
+    others: 0,
     built: 0,
     dictionary: {
       first: new Int32Array(LENGTH_BUCKETS).fill(-1),
@@ -108,6 +111,7 @@ export function fillColumn(
   const dictionary = column.dictionary;
   let numbers = column.numbers;
   let resolved = 0;
+  let others = 0;
   for (let index = start; index < end; index += 1) {
     const item = items[index];
     const value =
@@ -130,9 +134,11 @@ export function fillColumn(
     else slot = OTHER_SLOT;
     slots[index] = slot;
     resolved += slot !== MISSING_SLOT ? 1 : 0;
+    others += slot === OTHER_SLOT ? 1 : 0;
   }
   column.numbers = numbers;
   column.resolved += resolved;
+  column.others += others;
   column.built = end;
   if (end === slots.length || dictionary?.full === true) column.dictionary = null;
 }
