@@ -5,6 +5,7 @@ import {
   FALSE_SLOT,
   FIRST_STRING_SLOT,
   fillColumn,
+  fillTwoColumns,
   hasColumnKey,
   MISSING_SLOT,
   NULL_SLOT,
@@ -228,10 +229,16 @@ export function createColumnScan(
     const entry = entries.find((candidate) => candidate.column === found.column) as ColumnFilter;
     return { column: found.column, path: entry.filter.path };
   });
+  const [build0, build1] = builders;
+  const pair =
+    builders.length === 2 && build0?.path.ownKey !== undefined && build1?.path.ownKey !== undefined
+      ? ([build0.column, build0.path.ownKey, build1.column, build1.path.ownKey] as const)
+      : null;
   let keep = new Uint8Array(0);
   return {
     scan(start, end, counts, indices) {
-      for (const { column, path } of builders) fillColumn(column, items, path, start, end);
+      if (pair !== null) fillTwoColumns(pair[0], pair[1], pair[2], pair[3], items, start, end);
+      else for (const { column, path } of builders) fillColumn(column, items, path, start, end);
       for (const entry of entries) if (entry.building) growTable(entry);
       const first = entries[0] as ColumnFilter;
       const last = entries[entries.length - 1] as ColumnFilter;

@@ -108,8 +108,6 @@ export function fillColumn(
   const slots = column.slots;
   const key = path.ownKey;
   const read = path.read;
-  const dictionary = column.dictionary;
-  let numbers = column.numbers;
   let resolved = 0;
   let others = 0;
   for (let index = start; index < end; index += 1) {
@@ -120,27 +118,82 @@ export function fillColumn(
           ? (item as Record<string, unknown>)[key]
           : undefined
         : read(item, index);
-    let slot: number;
-    if (typeof value === "string") {
-      slot = dictionary === null ? OTHER_SLOT : codeOf(dictionary, column.strings, value);
-    } else if (value === undefined) slot = MISSING_SLOT;
-    else if (typeof value === "number") {
-      if (numbers === null) numbers = new Float64Array(slots.length);
-      numbers[index] = value;
-      slot = NUMBER_SLOT;
-    } else if (value === null) slot = NULL_SLOT;
-    else if (value === false) slot = FALSE_SLOT;
-    else if (value === true) slot = TRUE_SLOT;
-    else slot = OTHER_SLOT;
+    const slot = slotOf(column, value, index);
     slots[index] = slot;
     resolved += slot !== MISSING_SLOT ? 1 : 0;
     others += slot === OTHER_SLOT ? 1 : 0;
   }
-  column.numbers = numbers;
+  finishRange(column, end, resolved, others);
+}
+
+/**
+ * fillColumn for two columns of two own keys at once (the usual pair of filters): each item is
+ * read once for both, so laying the two out costs one pass over the items, not two.
+ */
+export function fillTwoColumns(
+  column0: PathColumn,
+  key0: string,
+  column1: PathColumn,
+  key1: string,
+  items: readonly unknown[],
+  start: number,
+  end: number,
+): void {
+  const slots0 = column0.slots;
+  const slots1 = column1.slots;
+  let resolved0 = 0;
+  let others0 = 0;
+  let resolved1 = 0;
+  let others1 = 0;
+  for (let index = start; index < end; index += 1) {
+    const item = items[index];
+    let value0: unknown;
+    let value1: unknown;
+    if (typeof item === "object" && item !== null && !Array.isArray(item)) {
+      value0 = (item as Record<string, unknown>)[key0];
+      value1 = (item as Record<string, unknown>)[key1];
+    }
+    const slot0 = slotOf(column0, value0, index);
+    const slot1 = slotOf(column1, value1, index);
+    slots0[index] = slot0;
+    slots1[index] = slot1;
+    resolved0 += slot0 !== MISSING_SLOT ? 1 : 0;
+    others0 += slot0 === OTHER_SLOT ? 1 : 0;
+    resolved1 += slot1 !== MISSING_SLOT ? 1 : 0;
+    others1 += slot1 === OTHER_SLOT ? 1 : 0;
+  }
+  finishRange(column0, end, resolved0, others0);
+  finishRange(column1, end, resolved1, others1);
+}
+
+/** The slot of one value read at `index` (its number stored, its string coded). */
+function slotOf(column: PathColumn, value: unknown, index: number): number {
+  if (typeof value === "string") {
+    const dictionary = column.dictionary;
+    return dictionary === null || dictionary.full
+      ? OTHER_SLOT
+      : codeOf(dictionary, column.strings, value);
+  }
+  if (value === undefined) return MISSING_SLOT;
+  if (typeof value === "number") {
+    let numbers = column.numbers;
+    if (numbers === null) {
+      numbers = new Float64Array(column.slots.length);
+      column.numbers = numbers;
+    }
+    numbers[index] = value;
+    return NUMBER_SLOT;
+  }
+  if (value === null) return NULL_SLOT;
+  if (value === false) return FALSE_SLOT;
+  return value === true ? TRUE_SLOT : OTHER_SLOT;
+}
+
+function finishRange(column: PathColumn, end: number, resolved: number, others: number): void {
   column.resolved += resolved;
   column.others += others;
   column.built = end;
-  if (end === slots.length || dictionary?.full === true) column.dictionary = null;
+  if (end === column.slots.length) column.dictionary = null;
 }
 
 /**
