@@ -12,7 +12,8 @@ import {
   MIN_COLUMN_ITEMS,
   OTHER_SLOT,
 } from "./path-columns.js";
-import { query } from "./test-support/query-harness.js";
+import { runQuery, runQueryAsync } from "./run-query.js";
+import { createRequest, createTestContext, query } from "./test-support/query-harness.js";
 
 function scanWith(
   list: readonly unknown[],
@@ -160,5 +161,29 @@ describe("runQuery with a view cache: path columns", () => {
       { path: "/type", op: "eq", resolvedOn: 6_000, matched: 1_200 },
       { path: "/disabled", op: "eq", resolvedOn: 6_000, matched: 5_400 },
     ]);
+  });
+
+  it("lays the columns out in slices under runQueryAsync and answers as runQuery", async () => {
+    const { nodes, reads } = countingNodes(9_000);
+    const viewCache = createViewCache();
+    let clock = 0;
+    // Every reading of the clock is 1 ms later: the query pauses after every chunk.
+    const context = createTestContext({ viewCache, now: () => (clock += 1) });
+    const request = (type: string) =>
+      createRequest({ filters: [{ path: "/type", value: type }], fields: ["id"], pageSize: 3 });
+    let pauses = 0;
+    const options = {
+      sliceMs: 1,
+      pause: async () => {
+        pauses += 1;
+      },
+    };
+    const first = await runQueryAsync(nodes, request("set"), context, options);
+    expect(pauses).toBeGreaterThan(2);
+    expect(first.result).toEqual(runQuery(nodes, request("set"), createTestContext()).result);
+    const before = reads();
+    const second = await runQueryAsync(nodes, request("if"), context, options);
+    expect(reads() - before).toBe(0);
+    expect(second.result).toEqual(runQuery(nodes, request("if"), createTestContext()).result);
   });
 });
