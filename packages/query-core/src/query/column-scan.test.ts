@@ -7,6 +7,7 @@ import { compileFilterPath } from "./compiled-path.js";
 import { applyFilters, compileFilters, createFilterScan } from "./filters.js";
 import {
   columnBytes,
+  columnBytesAtMost,
   columnStoreOf,
   FIRST_STRING_SLOT,
   MIN_COLUMN_ITEMS,
@@ -57,13 +58,19 @@ describe("path columns in the view cache", () => {
     expect(cache.size).toBe(2);
   });
 
-  it("keep no column larger than the budget, and answer the same without it", () => {
+  it("are not laid out when the budget could not keep them, and answer the same", () => {
     const list = Array.from({ length: 5_000 }, (_, index) => ({ n: index % 7 }));
-    const cache = createViewCache({ maxBytes: 10_000 });
     const filters: Filter[] = [{ path: "/n", value: 3 }];
-    const outcome = scanWith(list, filters, columnStoreOf(viewSlotOf(cache, list, "view")));
-    expect(outcome).toEqual(applyFilters(list, compileFilters(filters)));
-    expect([cache.size, cache.bytes]).toEqual([0, 0]);
+    for (const maxBytes of [0, 10_000, columnBytesAtMost(5_000) - 1]) {
+      const cache = createViewCache({ maxBytes });
+      const outcome = scanWith(list, filters, columnStoreOf(viewSlotOf(cache, list, "view")));
+      expect(outcome).toEqual(applyFilters(list, compileFilters(filters)));
+      expect([cache.size, cache.bytes]).toEqual([0, 0]);
+    }
+    const roomy = createViewCache({ maxBytes: columnBytesAtMost(5_000) });
+    scanWith(list, filters, columnStoreOf(viewSlotOf(roomy, list, "view")));
+    expect(roomy.size).toBe(1);
+    expect(roomy.bytes).toBeLessThanOrEqual(columnBytesAtMost(5_000));
   });
 
   it("serve only the items array they were laid out over", () => {

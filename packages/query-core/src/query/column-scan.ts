@@ -1,6 +1,7 @@
 import type { CompiledFilter } from "./filters.js";
 import {
   type ColumnStore,
+  columnBytesAtMost,
   createColumn,
   FALSE_SLOT,
   FIRST_STRING_SLOT,
@@ -187,7 +188,8 @@ export interface ColumnScan {
 
 /**
  * A column scan of the filters over the items, or null when columns do not apply: no store, a
- * collection under the store's `minItems`, an anyOf, or a path that has no column key. Columns the
+ * collection under the store's `minItems`, an anyOf, a path that has no column key, or columns
+ * to lay out that the store's budget could not keep (columnBytesAtMost each). Columns the
  * store keeps are used as they are; missing ones are laid out range by range as the scan goes and
  * kept by `finish`, so a later request over the same paths (any values, ops) finds them. The
  * counts land where createFilterScan's loops put them (resolvedOn and matched of filter n at 2n
@@ -225,6 +227,7 @@ export function createColumnScan(
     };
   });
   const building = [...columns.values()].filter((found) => found.building);
+  if (building.length * columnBytesAtMost(items.length) > store.maxBytes) return null;
   const builders = building.map((found) => {
     const entry = entries.find((candidate) => candidate.column === found.column) as ColumnFilter;
     return { column: found.column, path: entry.filter.path };

@@ -238,12 +238,22 @@ export function columnBytes(column: PathColumn): number {
 }
 
 /**
+ * The most a column over `count` items can cost (slots and numbers, no strings coded): a scan
+ * lays out no column the cache could not keep, so a small budget never pays for one per query.
+ */
+export function columnBytesAtMost(count: number): number {
+  return OBJECT_BYTES * 3 + 12 * count + arrayBytes(MAX_COLUMN_STRINGS);
+}
+
+/**
  * Where the columns of one request's collection are found and kept: the request's slot in the
  * view cache, so columns count in its byte budget, go least recently used first and are dropped
  * with the document. `minItems`: smaller collections get none.
  */
 export interface ColumnStore {
   readonly minItems: number;
+  /** The budget of the cache behind it: a column that could not be kept is not laid out. */
+  readonly maxBytes: number;
   /** The complete column of `path` over exactly these items, if one is kept. */
   get(items: readonly unknown[], path: CompiledPath): PathColumn | undefined;
   /** Keeps a complete column of `path` (replacing any other of the same key). */
@@ -275,6 +285,7 @@ export function columnStoreOf(
   if (views === null) return null;
   return {
     minItems,
+    maxBytes: views.maxBytes,
     get(items, path) {
       const column = views.get(columnKey(items.length, path)) as PathColumn | undefined;
       return column !== undefined && column.items.deref() === items ? column : undefined;
