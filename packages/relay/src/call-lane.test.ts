@@ -241,7 +241,8 @@ describe("the call lane", () => {
       const call = side.client.callTool({ name: "wait", arguments: {} }, undefined, {
         signal: aborting.signal,
       });
-      await eventually(() => expect(callsUpstream(side)).toHaveLength(1));
+      // Answered after the upstream read the wait call (in order), so its tool is listening.
+      await side.client.callTool({ name: "echo", arguments: { text: "before" } });
       aborting.abort("the caller changed its mind");
       await expect(call).rejects.toThrow();
       await eventually(() =>
@@ -251,15 +252,15 @@ describe("the call lane", () => {
       );
       // The answer the upstream still writes after its cancellation reaches nobody.
       await side.client.callTool({ name: "echo", arguments: { text: "after" } });
-      expect(wireSince(side, from)).toHaveLength(1);
+      expect(wireSince(side, from)).toHaveLength(2);
     }
     expect(callsUpstream(lane)).toEqual(callsUpstream(server));
-    expect(callsUpstream(lane)[1]).toEqual({
+    expect(callsUpstream(lane)[2]).toEqual({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
       params: { requestId: 2, reason: "the caller changed its mind" },
     });
-    expect(lane.events.map((event) => event.path)).toEqual(["lane"]);
+    expect(lane.events.map((event) => event.path)).toEqual(["lane", "lane"]);
   });
 
   it("times out a silent call with the SDK's error and cancels it upstream, as the relay server does", async () => {
@@ -284,13 +285,15 @@ describe("the call lane", () => {
   });
 
   it("keeps a call alive past its timeout while the upstream reports progress", async () => {
-    const [lane] = await startBoth({ timeout: 300 });
+    // 12 steps of 100 ms against 800 ms of allowed silence (8 steps, so a loaded machine does
+    // not time it out): the call outlives its timeout only through the resets.
+    const [lane] = await startBoth({ timeout: 800 });
     const result = await lane.client.callTool({
       name: "slow",
-      arguments: { steps: 6, stepMs: 100 },
+      arguments: { steps: 12, stepMs: 100 },
     });
     expect(result.content).toEqual([
-      { type: "text", text: "done after 6 steps; asked for progress: true" },
+      { type: "text", text: "done after 12 steps; asked for progress: true" },
     ]);
     expect(lane.events.map((event) => event.path)).toEqual(["lane"]);
   });

@@ -1,0 +1,15 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const up = ["src/test-support/fixture-server.mjs"];
+const args = process.argv[2] === "json" ? ["--trace-gc", "bench/fixtures/json-relay.mjs", process.execPath, ...up] : ["--log-deopt", "--log-code", "--logfile=/tmp/lane/v8.log", "--no-logfile-per-isolate", "../../apps/proxy/dist/cli.js", "--", process.execPath, ...up];
+const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+let gc = "";
+transport.stderr.on("data", (d) => { gc += d; });
+const client = new Client({ name: "drive", version: "1" });
+await client.connect(transport);
+for (let i = 0; i < 300; i++) await client.callTool({ name: "echo", arguments: { text: `w ${i}` } });
+const mark = gc.length;
+for (let i = 0; i < 3000; i++) await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
+const lines = gc.slice(mark).split("\n").filter((l) => l.includes("ms: "));
+console.log(process.argv[2], lines.length, "gc events in 3000 calls"); console.log(lines.slice(0, 4).join("\n"));
+await client.close();

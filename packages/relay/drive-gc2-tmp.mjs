@@ -1,0 +1,16 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const up = ["src/test-support/fixture-server.mjs"];
+const pre = ["--import", "/tmp/lane/gcwatch.mjs"];
+const args = process.argv[2] === "json" ? [...pre, "bench/fixtures/json-relay.mjs", process.execPath, ...up] : [...pre, "../../apps/proxy/dist/cli.js", "--", process.execPath, ...up];
+const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+let last = "";
+transport.stderr.on("data", (d) => { for (const l of String(d).split("\n")) if (l.startsWith("GCWATCH")) last = l; });
+const client = new Client({ name: "drive", version: "1" });
+await client.connect(transport);
+for (let i = 0; i < 300; i++) await client.callTool({ name: "echo", arguments: { text: `w ${i}` } });
+await new Promise((r) => setTimeout(r, 1100)); const before = last;
+for (let i = 0; i < 3000; i++) await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
+await new Promise((r) => setTimeout(r, 1100));
+console.log(process.argv[2], "before", before, "\n after", last);
+await client.close();
