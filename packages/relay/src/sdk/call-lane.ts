@@ -122,6 +122,20 @@ function withProgressToken(params: Plain, progressToken: number): Plain {
   return sent;
 }
 
+/**
+ * True for `arguments` the adapter's runToolCall passes on to `next` unchanged (absent, or a
+ * plain object without an own `__proto__` key: findArgumentsProblem and parseCallToolRequest's
+ * checked shape); anything else it may answer itself, without calling the tool.
+ */
+function passesArguments(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return (
+    (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, "__proto__")
+  );
+}
+
 /** The SDK 1.32 Client's request id counter (a private member), when it has one. */
 function requestCounter(client: Client): { _requestMessageId: number } | undefined {
   const counter = client as unknown as { _requestMessageId?: unknown };
@@ -314,32 +328,36 @@ export function createCallLane(options: CallLaneOptions): CallLane {
       );
   }
 
-  /** Sends the call upstream as the SDK Client's request() would; settles with its answer. */
+  /**
+   * Sends the call upstream as the SDK Client's request() would, writing it before any other
+   * bookkeeping (that is the critical path); settles with its answer.
+   */
   function forward(call: LaneCall, params: Plain): Promise<Plain> {
-    return new Promise<Plain>((resolve, reject) => {
-      const transport = port.transport as Transport;
-      const upstreamId = (counter as { _requestMessageId: number })._requestMessageId++;
-      call.upstreamId = upstreamId;
+    const transport = port.transport as Transport;
+    const upstreamId = (counter as { _requestMessageId: number })._requestMessageId++;
+    call.upstreamId = upstreamId;
+    pending.set(upstreamId, call);
+    const sent = transport.send({
+      method: "tools/call",
+      params: withProgressToken(params, upstreamId),
+      jsonrpc: "2.0",
+      id: upstreamId,
+    });
+    const now = Date.now();
+    call.startTime = now;
+    watch(call, now);
+    const answered = new Promise<Plain>((resolve, reject) => {
       call.settle = (outcome) => {
         call.settle = undefined;
         if ("result" in outcome) resolve(outcome.result);
         else reject(asDownstreamError(outcome.error));
       };
-      const request = {
-        method: "tools/call",
-        params: withProgressToken(params, upstreamId),
-        jsonrpc: "2.0" as const,
-        id: upstreamId,
-      };
-      pending.set(upstreamId, call);
-      const now = Date.now();
-      call.startTime = now;
-      watch(call, now);
-      transport.send(request).catch((error: unknown) => {
-        stopWaiting(call);
-        call.settle?.({ error });
-      });
     });
+    sent.catch((error: unknown) => {
+      stopWaiting(call);
+      call.settle?.({ error });
+    });
+    return answered;
   }
 
   function answer(call: LaneCall, response: JSONRPCMessage, transport: Transport): void {
@@ -373,15 +391,18 @@ export function createCallLane(options: CallLaneOptions): CallLane {
     };
     calls += 1;
     byDownstream.set(id, call);
+    // Arguments runToolCall passes on (absent, or a plain object without an own __proto__) mean
+    // it calls `next` at once, synchronously: the call is then sent upstream first, before the
+    // adapter's own checks, which overlap the upstream's work instead of delaying it.
+    const early = passesArguments(params.arguments) ? forward(call, params) : undefined;
+    early?.catch(() => {});
     const callExtra = new LaneExtra(call, server, transport.sessionId, meta, extra);
     session
       .runToolCall(
         record as { method: string },
         callExtra as unknown as DownstreamExtra,
-        () => forward(call, params) as never,
-        {
-          resultSdk: false,
-        },
+        () => (early ?? forward(call, params)) as never,
+        { resultSdk: false },
       )
       .then(
         (result) => answer(call, { result, jsonrpc: "2.0", id }, transport),
