@@ -7,6 +7,7 @@ import {
 } from "../exact/exact-number.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { CompiledPath } from "./compiled-path.js";
+import { compileAggregate } from "./extensions.js";
 import { createRecord } from "./json-values.js";
 import { comparePresent, compareSortValues, lengthOf } from "./sort-values.js";
 import { readCompiled } from "./walk-path.js";
@@ -335,3 +336,20 @@ export function finishRows(grouping: Grouping): Record<string, unknown>[] {
     return row;
   });
 }
+
+/**
+ * A grouping with one group of each kind, kept for the life of the process so the shapes (V8
+ * hidden classes) of groupings and groups never die: the grouping loop's optimized code checks
+ * them, and a full GC that finds none alive between two requests collects them and throws that
+ * code away (as KEPT_COLUMNS in sort-order.ts). Built by the same functions as a request's.
+ */
+export const KEPT_GROUPING: Grouping = (() => {
+  const grouping = createGrouping(
+    compileAggregate({ aggregate: { groupBy: "/kept" } } as Parameters<
+      typeof compileAggregate
+    >[0]) as CompiledAggregate,
+  );
+  groupForString(grouping, "kept");
+  groupFor(grouping, [0]);
+  return grouping;
+})();
