@@ -204,10 +204,9 @@ function extractTwoSteps(
       continue;
     }
     resolved += 1;
-    if (typeof raw === "number" && !measure) {
-      classes[position] = NUMBER_CLASS;
-      numbers[position] = raw;
-    } else store(column, position, raw, measure);
+    // A fresh column's classes are all NUMBER_CLASS (0): a number needs only its value.
+    if (typeof raw === "number" && !measure) numbers[position] = raw;
+    else store(column, position, raw, measure);
   }
   return resolved;
 }
