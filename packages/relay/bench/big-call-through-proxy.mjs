@@ -3,6 +3,8 @@
 // multiple of JSON.parse of the same text timed in a separate child holding only that text, with
 // `uptime` per run. The upstream is apps/proxy's bench/big-result-server.mjs (one text block).
 // Run from the repository root: node packages/relay/bench/big-call-through-proxy.mjs [MiB] [runs]
+// The proxy's CPU for the call (/proc/<pid>/stat, all its threads) is reported beside the wall time
+// as a multiple of the child's JSON.parse CPU: on a shared machine wall time follows the load.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as results from "@bounded-mcp/bench-utils";
 
-const WT = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
+// PROXY_ROOT=<another checkout> runs that checkout's build instead (e.g. main's, for a before/after).
+const WT =
+  process.env.PROXY_ROOT ?? new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
 const require = createRequire(`${WT}/apps/proxy/package.json`);
 const { Client } = await import(require.resolve("@modelcontextprotocol/sdk/client/index.js"));
 const { StdioClientTransport } = await import(
@@ -32,7 +36,12 @@ writeFileSync(file, `{"rows":[${rows.join(",")}]}`);
 rows.length = 0;
 const hwm = (pid) =>
   Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) * 1024;
-const CHILD = `const t=require("node:fs").readFileSync(process.argv[1],"utf8");gc();const s=performance.now();JSON.parse(t);process.stdout.write(String(performance.now()-s));`;
+/** User + system CPU of a process so far, in ms (10 ms ticks; all its threads). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const CHILD = `const t=require("node:fs").readFileSync(process.argv[1],"utf8");gc();const c=process.cpuUsage();const s=performance.now();JSON.parse(t);const w=performance.now()-s;const u=process.cpuUsage(c);process.stdout.write(JSON.stringify([w,(u.user+u.system)/1000]));`;
 const out = [];
 for (let run = 0; run < RUNS; run++) {
   const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
@@ -53,13 +62,15 @@ for (let run = 0; run < RUNS; run++) {
   await client.connect(transport);
   const pid = transport.pid;
   const start0 = hwm(pid);
+  const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   const result = await client.callTool({ name: "big" });
   const wall = performance.now() - t0;
+  const cpu = cpuMs(pid) - cpu0;
   const peak = hwm(pid);
   const bytes = result.structuredContent.responseMeta.artifact.byteLength;
   await client.close();
-  const parse = Number(
+  const [parse, parseCpu] = JSON.parse(
     execFileSync(process.execPath, ["--expose-gc", "-e", CHILD, file], { encoding: "utf8" }),
   );
   const r = {
@@ -72,6 +83,9 @@ for (let run = 0; run < RUNS; run++) {
     wall: +wall.toFixed(0),
     childParse: +parse.toFixed(0),
     e2eX: +(wall / parse).toFixed(2),
+    proxyCpu: cpu,
+    childParseCpu: +parseCpu.toFixed(0),
+    cpuX: +(cpu / parseCpu).toFixed(2),
     uptime,
   };
   out.push(r);
@@ -79,9 +93,10 @@ for (let run = 0; run < RUNS; run++) {
 }
 const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const px = out.map((r) => r.peakX),
-  ex = out.map((r) => r.e2eX);
+  ex = out.map((r) => r.e2eX),
+  cx = out.map((r) => r.cpuX);
 console.log(
-  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)})`,
+  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)}); proxy CPU x parse CPU median ${med(cx)} (${Math.min(...cx)}-${Math.max(...cx)})`,
 );
 
 // BENCHMARKS.md (tooling/bench-report): the part proxy.big-call judges the end-to-end and the
@@ -95,6 +110,16 @@ const endToEnd = results.figureOf(
   out.map((r) => r.wall),
   { baseline: parse },
 );
+// CPU beside wall: on a shared machine the wall time follows the load, CPU much less.
+const parseCpu = results.figureOf(
+  "CPU of JSON.parse of the text, in the same child",
+  out.map((r) => r.childParseCpu),
+);
+const proxyCpu = results.figureOf(
+  "proxy CPU of the call (all its threads, 10 ms ticks)",
+  out.map((r) => r.proxyCpu),
+  { baseline: parseCpu },
+);
 const payload = out[0]?.payload ?? Number.NaN;
 const peak = results.figureOf(
   "proxy peak RSS of one call (VmHWM, fresh proxy)",
@@ -103,7 +128,7 @@ const peak = results.figureOf(
 );
 results.writeBenchResult("proxy", "big-call", {
   title: `One ${MIB} MiB call through the built proxy over stdio, a fresh proxy per run (${RUNS} runs)`,
-  figures: [parse, endToEnd, peak],
+  figures: [parse, endToEnd, parseCpu, proxyCpu, peak],
   targets: [
     results.targetOf(
       "proxy-e2e",
