@@ -2,6 +2,9 @@
 // peak (VmHWM) is one call's: peak RSS as a multiple of the payload, and the call's wall time as a
 // multiple of JSON.parse of the same text timed in a separate child holding only that text, with
 // `uptime` per run. The upstream is apps/proxy's bench/big-result-server.mjs (one text block).
+// Two floors run interleaved with the proxy, each a fresh process in front of the same upstream
+// (fixtures/big-call-floor.mjs): the bytes through a bare relay, and that relay parsing the line
+// and the text (what any exact bounding relay must do), as multiples of the same JSON.parse.
 // Run from the repository root: node packages/relay/bench/big-call-through-proxy.mjs [MiB] [runs]
 // The proxy's CPU for the call (/proc/<pid>/stat, all its threads) is reported beside the wall time
 // as a multiple of the child's JSON.parse CPU: on a shared machine wall time follows the load.
@@ -42,19 +45,20 @@ const cpuMs = (pid) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 const CHILD = `const t=require("node:fs").readFileSync(process.argv[1],"utf8");gc();const c=process.cpuUsage();const s=performance.now();JSON.parse(t);const w=performance.now()-s;const u=process.cpuUsage(c);process.stdout.write(JSON.stringify([w,(u.user+u.system)/1000]));`;
-const out = [];
-for (let run = 0; run < RUNS; run++) {
-  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+const UPSTREAM = [process.execPath, `${WT}/apps/proxy/bench/big-result-server.mjs`, String(MIB)];
+const FLOOR = new URL("fixtures/big-call-floor.mjs", import.meta.url).pathname;
+/** What the client talks to: the proxy, or a floor relay (fixtures/big-call-floor.mjs). */
+const SYSTEMS = {
+  proxy: [...extra, `${WT}/apps/proxy/dist/cli.js`, "--", ...UPSTREAM],
+  pipeFloor: [FLOOR, "pipe", "--", ...UPSTREAM],
+  parseFloor: [FLOOR, "parse", "--", ...UPSTREAM],
+};
+
+/** One call through a fresh process of `system`: wall ms, its CPU ms, its RSS before and peak. */
+async function callThrough(system) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      ...extra,
-      `${WT}/apps/proxy/dist/cli.js`,
-      "--",
-      process.execPath,
-      `${WT}/apps/proxy/bench/big-result-server.mjs`,
-      String(MIB),
-    ],
+    args: SYSTEMS[system],
     env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "error" },
     stderr: "ignore",
   });
@@ -68,8 +72,20 @@ for (let run = 0; run < RUNS; run++) {
   const wall = performance.now() - t0;
   const cpu = cpuMs(pid) - cpu0;
   const peak = hwm(pid);
-  const bytes = result.structuredContent.responseMeta.artifact.byteLength;
   await client.close();
+  return { result, wall, cpu, start0, peak };
+}
+
+const out = [];
+for (let run = 0; run < RUNS; run++) {
+  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+  // Systems interleaved, the order rotated per run.
+  const order = ["proxy", "pipeFloor", "parseFloor"];
+  for (let turn = 0; turn < run % order.length; turn++) order.push(order.shift());
+  const measured = {};
+  for (const system of order) measured[system] = await callThrough(system);
+  const { result, wall, cpu, start0, peak } = measured.proxy;
+  const bytes = result.structuredContent.responseMeta.artifact.byteLength;
   const [parse, parseCpu] = JSON.parse(
     execFileSync(process.execPath, ["--expose-gc", "-e", CHILD, file], { encoding: "utf8" }),
   );
@@ -86,6 +102,11 @@ for (let run = 0; run < RUNS; run++) {
     proxyCpu: cpu,
     childParseCpu: +parseCpu.toFixed(0),
     cpuX: +(cpu / parseCpu).toFixed(2),
+    pipeFloor: +measured.pipeFloor.wall.toFixed(0),
+    pipeFloorX: +(measured.pipeFloor.wall / parse).toFixed(2),
+    parseFloor: +measured.parseFloor.wall.toFixed(0),
+    parseFloorX: +(measured.parseFloor.wall / parse).toFixed(2),
+    parseFloorCpu: measured.parseFloor.cpu,
     uptime,
   };
   out.push(r);
@@ -96,7 +117,7 @@ const px = out.map((r) => r.peakX),
   ex = out.map((r) => r.e2eX),
   cx = out.map((r) => r.cpuX);
 console.log(
-  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)}); proxy CPU x parse CPU median ${med(cx)} (${Math.min(...cx)}-${Math.max(...cx)})`,
+  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)}); proxy CPU x parse CPU median ${med(cx)} (${Math.min(...cx)}-${Math.max(...cx)}); floors x parse: pipe ${med(out.map((r) => r.pipeFloorX))}, parse ${med(out.map((r) => r.parseFloorX))}`,
 );
 
 // BENCHMARKS.md (tooling/bench-report): the part proxy.big-call judges the end-to-end and the
@@ -120,6 +141,21 @@ const proxyCpu = results.figureOf(
   out.map((r) => r.proxyCpu),
   { baseline: parseCpu },
 );
+const pipeFloor = results.figureOf(
+  "floor: a bare relay reading the line's bytes only (fixtures/big-call-floor.mjs pipe)",
+  out.map((r) => r.pipeFloor),
+  { baseline: parse },
+);
+const parseFloor = results.figureOf(
+  "floor: a bare relay that also parses the line and the text (big-call-floor.mjs parse)",
+  out.map((r) => r.parseFloor),
+  { baseline: parse },
+);
+const parseFloorCpu = results.figureOf(
+  "CPU of the parse floor's call",
+  out.map((r) => r.parseFloorCpu),
+  { baseline: parseCpu },
+);
 const payload = out[0]?.payload ?? Number.NaN;
 const peak = results.figureOf(
   "proxy peak RSS of one call (VmHWM, fresh proxy)",
@@ -128,7 +164,7 @@ const peak = results.figureOf(
 );
 results.writeBenchResult("proxy", "big-call", {
   title: `One ${MIB} MiB call through the built proxy over stdio, a fresh proxy per run (${RUNS} runs)`,
-  figures: [parse, endToEnd, parseCpu, proxyCpu, peak],
+  figures: [parse, endToEnd, pipeFloor, parseFloor, parseCpu, proxyCpu, parseFloorCpu, peak],
   targets: [
     results.targetOf(
       "proxy-e2e",
