@@ -88,4 +88,23 @@ describe("measureResult", () => {
       structuredJson,
     });
   });
+
+  it("does not serialize structuredContent when the content blocks alone are over the budget", () => {
+    let serialized = 0;
+    const structuredContent = {
+      toJSON() {
+        serialized += 1;
+        return { rows: [] };
+      },
+    };
+    const result = {
+      content: [{ type: "text", text: "t".repeat(INLINE_BYTES + 1) }],
+      structuredContent,
+    } as unknown as CallToolResult;
+    expect(measureResult(result, INLINE_BYTES)).toEqual({
+      bytes: INLINE_BYTES + 1,
+      oversized: true,
+    });
+    expect(serialized).toBe(0);
+  });
 });
