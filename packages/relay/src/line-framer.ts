@@ -1,11 +1,14 @@
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
-/** The first buffer of a line that outgrew the retained one (grown by GROWTH_FACTOR from there). */
-const MIN_GROWING_BYTES = 1024 * 1024;
+/**
+ * The first buffer of a line that outgrew the retained one (grown by GROWTH_FACTOR from there):
+ * a pipe read, so a small line split by a chunk costs no more than its own size rounded up.
+ */
+const MIN_GROWING_BYTES = 64 * 1024;
 /**
  * How much a line's own buffer grows when full: 4x copies a 50 MiB line's bytes 0.4 times more
- * on the way (1 + 4 + 16 MiB), where 2x copies them 1.2 times more; the pages of the last buffer
- * past the line are never touched.
+ * on the way (64 KiB + 256 KiB + ... + 16 MiB), where 2x copies them 1.2 times more; the pages of
+ * the last buffer past the line are never touched.
  */
 const GROWTH_FACTOR = 4;
 /** Headroom of a line buffer sized after a line, so a slightly longer next line still fits. */
