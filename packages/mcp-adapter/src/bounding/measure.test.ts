@@ -107,4 +107,21 @@ describe("measureResult", () => {
     });
     expect(serialized).toBe(0);
   });
+
+  it("counts an oversized result's structuredContent as the text it arrived as, unserialized", () => {
+    const wire = '{ "rows" : [ 1.50 ] }';
+    const structuredContent = JSON.parse(wire) as Record<string, unknown>;
+    Object.defineProperty(structuredContent, Symbol.for("@bounded-mcp/received-json"), {
+      value: () => wire,
+      enumerable: false,
+    });
+    const result: CallToolResult = {
+      content: [{ type: "text", text: "t".repeat(INLINE_BYTES + 1) }],
+      structuredContent,
+    };
+    expect(measureResult(result, INLINE_BYTES)).toEqual({
+      bytes: INLINE_BYTES + 1 + wire.length,
+      oversized: true,
+    });
+  });
 });

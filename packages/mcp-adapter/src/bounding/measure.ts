@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { receivedJsonOf } from "./received-json.js";
 import { serializeJson } from "./serialize-json.js";
 
 /** How big a tool result is for the model, and whether it must be bounded. */
@@ -55,7 +56,8 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
  * most once and a huge result never in full: when the content blocks alone are over `inlineBytes`
  * the result is oversized and structuredContent is not serialized at all (the bounder stores the
  * text it arrived as, or serializes it then: a server that sends a large structuredContent and
- * its JSON as a text block costs no JSON.stringify of it here). Otherwise the lower bound
+ * its JSON as a text block costs no JSON.stringify of it here; its size then counts the text it
+ * arrived as, when its transport kept it, else nothing). Otherwise the lower bound
  * (payload lengths, structuredContent as its compact JSON, kept for storing) is summed first, and
  * the exact size is computed only when that bound is within `inlineBytes`, reusing the
  * structuredContent JSON. structuredContent of any depth is serialized (iteratively past
@@ -64,7 +66,12 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
  */
 export function measureResult(result: CallToolResult, inlineBytes: number): Measurement {
   const contentBytes = contentPayloadBytes(result);
-  if (contentBytes > inlineBytes) return { bytes: contentBytes, oversized: true };
+  if (contentBytes > inlineBytes) {
+    // Oversized whatever structuredContent holds: counted as the text it arrived as, if any
+    // (sliced once; the bounder stores that same text), never serialized here.
+    const received = receivedJsonOf(result.structuredContent)?.length ?? 0;
+    return { bytes: contentBytes + received, oversized: true };
+  }
   const structured =
     result.structuredContent === undefined ? undefined : serializeJson(result.structuredContent);
   const structuredJson = structured?.text;
