@@ -58,6 +58,7 @@ async function startSide(options: {
   args?: string[];
   hooks?: ToolHooks;
   timeout?: number;
+  maxTotalTimeout?: number;
 }): Promise<Side> {
   const logger = createRecordingLogger();
   const sentUpstream: JSONRPCMessage[] = [];
@@ -76,7 +77,15 @@ async function startSide(options: {
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
     ...(options.timeout === undefined
       ? {}
-      : { requestOptions: { timeout: options.timeout, resetTimeoutOnProgress: true } }),
+      : {
+          requestOptions: {
+            timeout: options.timeout,
+            resetTimeoutOnProgress: true,
+            ...(options.maxTotalTimeout === undefined
+              ? {}
+              : { maxTotalTimeout: options.maxTotalTimeout }),
+          },
+        }),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const wire: string[] = [];
@@ -284,16 +293,36 @@ describe("the call lane", () => {
     });
   });
 
+  it("fails a call past maxTotalTimeout and cancels it upstream at once", async () => {
+    // The SDK path cancels such a call only when its first timer fires (here 20 s later, past
+    // the wait below); the lane cancels it as it fails it, so the upstream tool does not work on
+    // for nobody.
+    const lane = await startSide({ lane: true, timeout: 20_000, maxTotalTimeout: 300 });
+    await expect(
+      lane.client.callTool({ name: "slow", arguments: { steps: 400, stepMs: 50 } }),
+    ).rejects.toThrow(/Maximum total timeout exceeded/);
+    const sent = callsUpstream(lane)[0] as { id: number };
+    await eventually(() =>
+      expect(callsUpstream(lane)[1]).toMatchObject({
+        method: "notifications/cancelled",
+        params: {
+          requestId: sent.id,
+          reason: expect.stringMatching(/Maximum total timeout exceeded/),
+        },
+      }),
+    );
+  });
+
   it("keeps a call alive past its timeout while the upstream reports progress", async () => {
-    // 12 steps of 100 ms against 800 ms of allowed silence (8 steps, so a loaded machine does
-    // not time it out): the call outlives its timeout only through the resets.
-    const [lane] = await startBoth({ timeout: 800 });
+    // 40 steps of 100 ms against 3 s of allowed silence (30 steps, so a stalled loaded machine
+    // does not time it out): the call outlives its timeout only through the resets.
+    const [lane] = await startBoth({ timeout: 3_000 });
     const result = await lane.client.callTool({
       name: "slow",
-      arguments: { steps: 12, stepMs: 100 },
+      arguments: { steps: 40, stepMs: 100 },
     });
     expect(result.content).toEqual([
-      { type: "text", text: "done after 12 steps; asked for progress: true" },
+      { type: "text", text: "done after 40 steps; asked for progress: true" },
     ]);
     expect(lane.events.map((event) => event.path)).toEqual(["lane"]);
   });

@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
-import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createHttpUpstreamTransport } from "./http-upstream-transport.js";
 import { LITERAL_STRUCTURED } from "./test-support/literal-http-upstream.js";
 import {
@@ -11,8 +9,7 @@ import {
 } from "./test-support/raw-stream-http-upstream.js";
 import { startResumableHttpUpstream } from "./test-support/resumable-http-upstream.js";
 import { type StartedRelay, startRelay } from "./test-support/start-relay.js";
-
-const AS_SENT = z.custom<Record<string, unknown>>((value) => typeof value === "object");
+import { AS_SENT, queryText, storedText } from "./test-support/stored-answers.js";
 
 interface Artifact {
   id: string;
@@ -48,22 +45,6 @@ async function artifactOf(relay: StartedRelay, name: string): Promise<Artifact> 
     structuredContent: { responseMeta: { artifact: Artifact } };
   };
   return result.structuredContent.responseMeta.artifact;
-}
-
-async function storedText(relay: StartedRelay, id: string): Promise<unknown> {
-  const stored = await relay.bounded.store.get(id);
-  return stored !== null && "body" in stored ? stored.body.toString("utf8") : stored;
-}
-
-async function queryText(relay: StartedRelay, id: string, responsePath: string): Promise<string> {
-  const page = (await relay.downstream.request(
-    {
-      method: "tools/call",
-      params: { name: QUERY_TOOL_NAME, arguments: { artifactId: id, responsePath } },
-    } as never,
-    AS_SENT,
-  )) as { content: { type: string; text: string }[] };
-  return page.content[0]?.text ?? "";
 }
 
 /** The stored bytes, their length and sha256 are the upstream's text, and queries answer its literals. */

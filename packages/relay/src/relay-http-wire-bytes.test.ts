@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
-import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { setRawCallToolResult } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createResultGuardFetch } from "./http-result-guard.js";
 import { createHttpUpstreamTransport } from "./http-upstream-transport.js";
 import type { ToolHooks } from "./relay-hooks.js";
@@ -14,8 +12,7 @@ import {
   startLiteralHttpUpstream,
 } from "./test-support/literal-http-upstream.js";
 import { type StartedRelay, startRelay } from "./test-support/start-relay.js";
-
-const AS_SENT = z.custom<Record<string, unknown>>((value) => typeof value === "object");
+import { AS_SENT, queryText, storedText } from "./test-support/stored-answers.js";
 
 interface Artifact {
   id: string;
@@ -53,23 +50,6 @@ async function callLiteral(relay: StartedRelay): Promise<Artifact> {
     AS_SENT,
   )) as { structuredContent: { responseMeta: { artifact: Artifact } } };
   return result.structuredContent.responseMeta.artifact;
-}
-
-async function storedText(relay: StartedRelay, id: string): Promise<unknown> {
-  const stored = await relay.bounded.store.get(id);
-  return stored !== null && "body" in stored ? stored.body.toString("utf8") : stored;
-}
-
-/** The answer text of a query for `responsePath`. */
-async function queryText(relay: StartedRelay, id: string, responsePath: string): Promise<string> {
-  const page = (await relay.downstream.request(
-    {
-      method: "tools/call",
-      params: { name: QUERY_TOOL_NAME, arguments: { artifactId: id, responsePath } },
-    } as never,
-    AS_SENT,
-  )) as { content: { type: string; text: string }[] };
-  return page.content[0]?.text ?? "";
 }
 
 const MODES: [string, LiteralHttpUpstreamOptions][] = [

@@ -9,7 +9,7 @@ import { deriveMediaArtifactId, mediaResourceLink } from "../descriptors/media-a
 import { errorMessage } from "../error-message.js";
 import type { Logger } from "../logging/logger.js";
 import type { BoundingFailure } from "./bounded-error.js";
-import { measureResult } from "./measure.js";
+import { type MeasuredTexts, measureResult } from "./measure.js";
 import { describeMedia, type MediaBlock, type MediaSplit, unmirrorStructure } from "./media.js";
 
 /** The default media budget (the `mediaBytes` setting): 5 MiB of base64, what current model APIs take per image. */
@@ -29,7 +29,7 @@ export interface MediaBoundingParts {
   artifactUri: ((id: string) => string) | undefined;
   logger: Logger;
   /** Bounds the rest of the result as JSON (the envelope), whatever its size. */
-  boundRest: (rest: CallToolResult, structuredJson: string | undefined) => Promise<CallToolResult>;
+  boundRest: (rest: CallToolResult, measured: MeasuredTexts) => Promise<CallToolResult>;
   /** The bounded error result of a failure (ARTIFACT_TOO_LARGE, ARTIFACT_STORE_UNAVAILABLE). */
   fail: (failure: BoundingFailure, byteLength: number) => CallToolResult;
 }
@@ -137,7 +137,7 @@ export async function boundWithMedia(
   }
   const mirrorsStored = over.some((entry) => unmirrored?.mirrored.has(entry) === true);
   if (measurement.oversized || mirrorsStored) {
-    const bounded = await parts.boundRest(rest, measurement.structuredJson);
+    const bounded = await parts.boundRest(rest, measurement);
     return { result: { ...bounded, content: [...bounded.content, ...media] }, bounded: true };
   }
   const content = [...(result.content ?? [])];

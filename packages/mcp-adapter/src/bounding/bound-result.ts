@@ -27,7 +27,7 @@ import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
 import { type EncodingPayload, startEncodingStorable } from "./encode-payload.js";
 import { exactResultJson } from "./exact-result-json.js";
-import { measureResult } from "./measure.js";
+import { type MeasuredTexts, measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
 import { type Payload, type PayloadText, parsePayload, selectPayloadText } from "./payload.js";
 import { resolvePreview } from "./preview-override.js";
@@ -191,11 +191,11 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
   const bound = async (
     result: CallToolResult,
     context: BoundContext,
-    structuredJson: string | undefined,
+    measured: MeasuredTexts,
   ): Promise<CallToolResult> => {
     const redacted = await redactPayloadText(
       dependencies.redact,
-      selectPayloadText(result, structuredJson),
+      selectPayloadText(result, measured),
       { toolName: context.toolName, isError: result.isError === true },
     );
     if (!redacted.ok) {
@@ -369,7 +369,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
       });
       return result;
     }
-    const bounded = await bound(result, context, measurement.structuredJson);
+    const bounded = await bound(result, context, measurement);
     stats.recordCall(tool, {
       bytesReceived: received,
       bytesSentToModel: jsonBytes(bounded),
@@ -388,7 +388,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     const outcome = await boundWithMedia(result, split, context, {
       ...dependencies,
       mediaBytes,
-      boundRest: (rest, structuredJson) => bound(rest, context, structuredJson),
+      boundRest: (rest, measured) => bound(rest, context, measured),
       fail: (failure, byteLength) => fail(result, failure, undefined, byteLength),
     });
     const received = jsonBytes(result);

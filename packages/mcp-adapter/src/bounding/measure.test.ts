@@ -122,6 +122,7 @@ describe("measureResult", () => {
     expect(measureResult(result, INLINE_BYTES)).toEqual({
       bytes: INLINE_BYTES + 1 + wire.length,
       oversized: true,
+      receivedJson: wire,
     });
   });
 });

@@ -14,7 +14,15 @@ export interface Measurement {
   oversized: boolean;
   /** The compact JSON of structuredContent when it was serialized on the way (reused to store it). */
   structuredJson?: string | undefined;
+  /**
+   * The text structuredContent arrived as, when measuring read it (see receivedJsonOf; reused to
+   * store it, so its transport's slice or check runs once per bounding).
+   */
+  receivedJson?: string | undefined;
 }
+
+/** What measuring serialized or read on the way, for storing an oversized result without again. */
+export type MeasuredTexts = Pick<Measurement, "structuredJson" | "receivedJson">;
 
 type ContentBlock = CallToolResult["content"][number];
 
@@ -68,9 +76,9 @@ export function measureResult(result: CallToolResult, inlineBytes: number): Meas
   const contentBytes = contentPayloadBytes(result);
   if (contentBytes > inlineBytes) {
     // Oversized whatever structuredContent holds: counted as the text it arrived as, if any
-    // (sliced once; the bounder stores that same text), never serialized here.
-    const received = receivedJsonOf(result.structuredContent)?.length ?? 0;
-    return { bytes: contentBytes + received, oversized: true };
+    // (read once: the bounder stores that same text, see `receivedJson`), never serialized here.
+    const receivedJson = receivedJsonOf(result.structuredContent);
+    return { bytes: contentBytes + (receivedJson?.length ?? 0), oversized: true, receivedJson };
   }
   const structured =
     result.structuredContent === undefined ? undefined : serializeJson(result.structuredContent);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { measureResult } from "./measure.js";
 import {
   escapeLoneSurrogates,
   parsePayload,
@@ -20,6 +21,30 @@ describe("selectPayloadText", () => {
       plain: selectPayloadText({ ...result, structuredContent: { n: 1.5 } }).text,
       visible: JSON.stringify(result.structuredContent),
     }).toEqual({ attached: wire, plain: '{"n":1.5}', visible: '{"n":1.5}' });
+  });
+
+  it("reads the attached text once when measuring an oversized result already read it", () => {
+    const wire = '{ "n" : 1.50 }';
+    const structuredContent = JSON.parse(wire) as Record<string, unknown>;
+    let reads = 0;
+    Object.defineProperty(structuredContent, Symbol.for("@bounded-mcp/received-json"), {
+      value: () => {
+        reads += 1;
+        return wire;
+      },
+      enumerable: false,
+    });
+    const result = {
+      content: [{ type: "text" as const, text: "x".repeat(64) }],
+      structuredContent,
+    };
+    const measurement = measureResult(result, 16);
+    const picked = selectPayloadText(result, measurement);
+    expect({ oversized: measurement.oversized, text: picked.text, reads }).toEqual({
+      oversized: true,
+      text: wire,
+      reads: 1,
+    });
   });
 
   it("serializes structuredContent too deep for JSON.stringify when no text came with it", () => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { mayHoldInexactNumbers, parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { MeasuredTexts } from "./measure.js";
 import { receivedJsonOf } from "./received-json.js";
 import { serializeJson } from "./serialize-json.js";
 
@@ -153,15 +154,19 @@ function structuredText(structuredContent: Record<string, unknown>): string {
  * wire when its transport kept it (see receivedJsonOf), else as its compact JSON; else the single
  * text block as received (JSON, pretty-printed or not, or plain text);
  * else the compact JSON of `{"content": [...]}` with binary blocks replaced by their descriptors.
- * A text block's text is marked `asReceived` (see storablePayloadText).
+ * A text block's text is marked `asReceived` (see storablePayloadText). `measured` carries what
+ * measuring already serialized or read (see measureResult), so neither is done twice.
  */
-export function selectPayloadText(result: CallToolResult, structuredJson?: string): PayloadText {
+export function selectPayloadText(
+  result: CallToolResult,
+  measured: MeasuredTexts = {},
+): PayloadText {
   const mirrored = mirroredText(result);
   if (mirrored !== undefined) return { text: mirrored, asReceived: true };
   if (result.structuredContent !== undefined) {
-    const received = receivedJsonOf(result.structuredContent);
+    const received = measured.receivedJson ?? receivedJsonOf(result.structuredContent);
     return {
-      text: received ?? structuredJson ?? structuredText(result.structuredContent),
+      text: received ?? measured.structuredJson ?? structuredText(result.structuredContent),
       parsed: { mediaType: "application/json", document: result.structuredContent },
       ...(received === undefined ? {} : { exactFromText: true }),
     };

@@ -13,6 +13,7 @@ import {
   NUMBER_SLOT,
   OTHER_SLOT,
   type PathColumn,
+  stepsKey,
   TRUE_SLOT,
 } from "./path-columns.js";
 
@@ -207,7 +208,7 @@ export function createColumnScan(
   // Two filters on one path share one column.
   const columns = new Map<string, { column: PathColumn; building: boolean }>();
   const entries = filters.map((filter): ColumnFilter => {
-    const key = JSON.stringify(filter.path.steps?.map((step) => [step.token, step.index]));
+    const key = stepsKey(filter.path);
     let found = columns.get(key);
     if (found === undefined) {
       const kept = store.get(items, filter.path);

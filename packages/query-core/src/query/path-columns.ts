@@ -268,10 +268,14 @@ export function hasColumnKey(path: CompiledPath): boolean {
   return path.steps !== undefined;
 }
 
+/** What identifies the values a path reads (its steps), for keys: one text per path. */
+export function stepsKey(path: CompiledPath): string {
+  return JSON.stringify((path.steps ?? []).map((step) => [step.token, step.index]));
+}
+
 /** The view cache key of a path's column over a collection of `count` items. */
 function columnKey(count: number, path: CompiledPath): string {
-  const steps = (path.steps ?? []).map((step) => [step.token, step.index]);
-  return `column\u0000${count}\u0000${JSON.stringify(steps)}`;
+  return `column\u0000${count}\u0000${stepsKey(path)}`;
 }
 
 /**

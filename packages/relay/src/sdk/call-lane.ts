@@ -17,7 +17,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { LANE_CALL } from "../call-observer.js";
-import { classifyMessage, hasFastDispatch, withFastDispatch } from "./fast-dispatch.js";
+import { classifyMessage, hasFastDispatch, isPlain, withFastDispatch } from "./fast-dispatch.js";
 import { asDownstreamError, type RelayErrorLike } from "./relay-errors.js";
 import type { DownstreamExtra } from "./types.js";
 
@@ -128,12 +128,7 @@ function withProgressToken(params: Plain, progressToken: number): Plain {
  * checked shape); anything else it may answer itself, without calling the tool.
  */
 function passesArguments(value: unknown): boolean {
-  if (value === undefined) return true;
-  if (typeof value !== "object" || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return (
-    (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, "__proto__")
-  );
+  return value === undefined || isPlain(value);
 }
 
 /** The SDK 1.32 Client's request id counter (a private member), when it has one. */
@@ -175,8 +170,10 @@ function errorResponse(id: RequestId, error: RelayErrorLike): JSONRPCMessage {
 }
 
 /** The reason an SDK AbortSignal carries when aborted with `reason` (a DOMException without one). */
-function abortReason(controller: AbortController | undefined, reason: unknown): unknown {
-  const aborting = controller ?? new AbortController();
+function abortReason(call: LaneCall, reason: unknown): unknown {
+  // Kept on the call, so a handler that reads `extra.signal` afterwards sees it aborted.
+  call.controller ??= new AbortController();
+  const aborting = call.controller;
   if (!aborting.signal.aborted) aborting.abort(reason);
   return aborting.signal.reason;
 }
@@ -293,7 +290,6 @@ export function createCallLane(options: CallLaneOptions): CallLane {
   function watch(call: LaneCall, now: number): void {
     call.deadline = now + timeout;
     if (sweepTimer === undefined) sweepTimer = setTimeout(sweep, timeout);
-    else if (!sweepTimer.hasRef()) sweepTimer.ref();
   }
 
   function timeOut(call: LaneCall): void {
@@ -305,7 +301,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
   function stopWaiting(call: LaneCall): void {
     if (call.upstreamId !== undefined && pending.get(call.upstreamId) === call) {
       pending.delete(call.upstreamId);
-      if (pending.size === 0) sweepTimer?.unref();
+      if (pending.size === 0) stopSweeping();
     }
   }
 
@@ -414,7 +410,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
   function cancel(call: LaneCall, reason: unknown): void {
     call.cancelled = true;
     byDownstream.delete(call.downstreamId);
-    const why = abortReason(call.controller, reason);
+    const why = abortReason(call, reason);
     fail(call, why);
     // The SDK Client sends its cancellation even when the answer already came (the call was
     // being bounded): so does the lane.
@@ -443,13 +439,15 @@ export function createCallLane(options: CallLaneOptions): CallLane {
     if (resetTimeoutOnProgress === true) {
       const totalElapsed = Date.now() - call.startTime;
       if (maxTotalTimeout && totalElapsed >= maxTotalTimeout) {
-        fail(
-          call,
-          McpError.fromError(ErrorCode.RequestTimeout, "Maximum total timeout exceeded", {
-            maxTotalTimeout,
-            totalElapsed,
-          }),
+        const error = McpError.fromError(
+          ErrorCode.RequestTimeout,
+          "Maximum total timeout exceeded",
+          { maxTotalTimeout, totalElapsed },
         );
+        fail(call, error);
+        // The SDK path cancels such a call upstream too (its timer still fires later); the lane
+        // does so at once, so the upstream tool does not go on working for nobody.
+        if (call.upstreamId !== undefined) sendCancellation(call.upstreamId, error);
         return true;
       }
       watch(call, Date.now());
@@ -482,6 +480,13 @@ export function createCallLane(options: CallLaneOptions): CallLane {
       call.settle?.({ error: McpError.fromError(code as number, text as string, data) });
     }
     return true;
+  }
+
+  /** No call waits: the sweep timer goes, so a closed session is not held until it fires. */
+  function stopSweeping(): void {
+    if (sweepTimer === undefined) return;
+    clearTimeout(sweepTimer);
+    sweepTimer = undefined;
   }
 
   function upstreamClosed(): void {

@@ -12,7 +12,11 @@ export type MessageKind = "response" | "request" | "notification";
 
 type Plain = Record<string, unknown>;
 
-function isPlain(value: unknown): value is Plain {
+/**
+ * A plain object (Object.prototype or null prototype) without an own `__proto__` key: the shape
+ * the SDK's schemas and the adapter's argument checks pass on unchanged.
+ */
+export function isPlain(value: unknown): value is Plain {
   if (typeof value !== "object" || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
   return (

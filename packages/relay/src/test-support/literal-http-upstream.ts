@@ -1,8 +1,9 @@
 import { once } from "node:events";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { readBody, toWebRequest } from "./web-request.js";
 
 /**
  * structuredContent as an upstream in another language may write it: pretty-printed, numbers a
@@ -36,12 +37,6 @@ export interface LiteralHttpUpstream {
   /** tools/call requests answered so far. */
   readonly calls: number;
   close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function createUpstreamServer(): McpServer {
@@ -90,17 +85,7 @@ export async function startLiteralHttpUpstream(
       enableJsonResponse: options.json,
     });
     await server.connect(transport);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === "string") headers.set(name, value);
-    }
-    const answer = await transport.handleRequest(
-      new Request(`http://127.0.0.1${request.url ?? "/"}`, {
-        method: request.method ?? "GET",
-        headers,
-        ...(body === undefined ? {} : { body }),
-      }),
-    );
+    const answer = await transport.handleRequest(toWebRequest(request, body));
     const sse = answer.headers.get("content-type")?.startsWith("text/event-stream") === true;
     let text = withLiteral(await answer.text(), sse);
     if (sse && options.crlf === true) text = text.replaceAll("\n", "\r\n");

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LITERAL_STRUCTURED } from "./literal-http-upstream.js";
+import { readBody } from "./web-request.js";
 
 /** What each tool answers as its `result`, written raw (LITERAL_STRUCTURED as its literal text). */
 const RESULTS: Record<string, string> = {
@@ -27,12 +28,6 @@ export interface RawStreamHttpUpstream {
   /** One per tools/call answered, resolved once its answer was written. */
   readonly answered: Promise<unknown>[];
   close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function sseEvent(data: string): string {

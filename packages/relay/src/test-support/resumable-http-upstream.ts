@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { LITERAL_STRUCTURED } from "./literal-http-upstream.js";
+import { readBody, toWebRequest } from "./web-request.js";
 
 /**
  * The SDK server's EventStore (resumability) kept in memory, events in the order stored (the
@@ -50,12 +51,6 @@ function withLiteral(chunk: string): string {
   return chunk.replace(serialized, () => LITERAL_STRUCTURED.split("\n").join("\ndata: "));
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** Hands one node request to the web-standard transport and streams its answer back, event by event. */
 async function serve(
   transport: WebStandardStreamableHTTPServerTransport,
@@ -63,17 +58,7 @@ async function serve(
   response: ServerResponse,
 ): Promise<void> {
   const body = request.method === "POST" ? await readBody(request) : undefined;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-  }
-  const answer = await transport.handleRequest(
-    new Request(`http://127.0.0.1${request.url ?? "/"}`, {
-      method: request.method ?? "GET",
-      headers,
-      ...(body === undefined ? {} : { body }),
-    }),
-  );
+  const answer = await transport.handleRequest(toWebRequest(request, body));
   const outgoing: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
     if (name !== "content-length") outgoing[name] = value;
