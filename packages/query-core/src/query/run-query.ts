@@ -21,7 +21,7 @@ import {
   pageSingle,
 } from "./page-selection.js";
 import { pageTextSearch, type SearchResume } from "./page-text-search.js";
-import { type PlanNotes, planCollection } from "./plan-collection.js";
+import { type PlanNotes, planCollectionOnce } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import { type SelectedValue, selectResponsePath } from "./select-path.js";
 import { computeViewHash } from "./view-hash.js";
@@ -168,7 +168,7 @@ function* answer(
     );
   }
   if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
-  const plan = yield* planCollection(request, selection, notes, views);
+  const plan = yield* planCollectionOnce(request, selection, notes, views);
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
   return yield* pageCollection(
