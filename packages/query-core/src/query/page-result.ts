@@ -485,15 +485,21 @@ export function buildPage(spec: PageSpec): QueryResult {
   measuredExactNumbers(true);
   const baseWarnings = [...spec.warnings];
   const first = spec.limit > 0 ? spec.elementAt(spec.offset) : null;
-  const reserved: Draft = {
-    values: [],
-    keys: [],
-    texts: null,
-    exactCount: 0,
-    used: 0,
-    compacted: false,
-    warnings:
-      first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
+  // The shell of a compacted page, with the compaction warning: made only when an element is
+  // compacted (most pages never need it).
+  let compactedShell: Draft | undefined;
+  const reserved = (): Draft => {
+    compactedShell ??= {
+      values: [],
+      keys: [],
+      texts: null,
+      exactCount: 0,
+      used: 0,
+      compacted: false,
+      warnings:
+        first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
+    };
+    return compactedShell;
   };
   const draft: Draft = {
     values: [],
@@ -550,14 +556,14 @@ export function buildPage(spec: PageSpec): QueryResult {
     }
     if (position === 0) {
       const keyBytes = element.key === undefined ? 0 : utf8Length(JSON.stringify(element.key)) + 1;
-      const room = spec.inlineBytes - skeletonOf(reserved) - keyBytes;
+      const room = spec.inlineBytes - skeletonOf(reserved()) - keyBytes;
       const compacted = compactPreview(element.value, Math.max(0, room));
       draft.values.push(compacted);
       if (element.key !== undefined) draft.keys.push(element.key);
       draft.used = keyBytes + jsonBytes(compacted);
       draft.texts = null;
       draft.compacted = true;
-      draft.warnings = reserved.warnings;
+      draft.warnings = reserved().warnings;
     }
     break;
   }
@@ -588,7 +594,7 @@ export function buildPage(spec: PageSpec): QueryResult {
       draft.used = keyBytes + compactedBytes;
       if (!draft.compacted) {
         draft.compacted = true;
-        draft.warnings = reserved.warnings;
+        draft.warnings = reserved().warnings;
       }
       // The tiny marker cannot shrink further: stop (the metadata alone is then over budget).
       if (compactedBytes >= current) {
