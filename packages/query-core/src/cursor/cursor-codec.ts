@@ -64,6 +64,34 @@ function expectationKey(claims: CursorExpectation): string {
   return `${claims.artifactId.length}:${claims.artifactId}${claims.scopeHash.length}:${claims.scopeHash}${claims.viewHash}`;
 }
 
+/**
+ * The expectation key of the claims last signed or checked: consecutive pages of one view carry
+ * the same artifact, scope and view, so the key is compared, not concatenated again.
+ */
+let lastExpectation: { readonly claims: CursorExpectation; readonly key: string } | null = null;
+
+function expectationOf(claims: CursorExpectation): string {
+  const last = lastExpectation;
+  if (
+    last !== null &&
+    last.claims.artifactId === claims.artifactId &&
+    last.claims.scopeHash === claims.scopeHash &&
+    last.claims.viewHash === claims.viewHash
+  ) {
+    return last.key;
+  }
+  const key = expectationKey(claims);
+  lastExpectation = {
+    claims: {
+      artifactId: claims.artifactId,
+      scopeHash: claims.scopeHash,
+      viewHash: claims.viewHash,
+    },
+    key,
+  };
+  return key;
+}
+
 function rememberIssued(ring: KeyRing, cursor: string, claims: CursorClaims): void {
   if (!isFixedKeyRing(ring)) return;
   let issued = issuedCursors.get(ring);
@@ -73,7 +101,7 @@ function rememberIssued(ring: KeyRing, cursor: string, claims: CursorClaims): vo
   }
   issued.delete(cursor);
   issued.set(cursor, {
-    claims: expectationKey(claims),
+    claims: expectationOf(claims),
     offset: claims.offset,
     position: claims.position,
   });
@@ -134,7 +162,7 @@ export function decodeCursor(
   expected: CursorExpectation,
 ): CursorDecodeResult {
   const issued = issuedCursors.get(ring)?.get(cursor);
-  if (issued !== undefined && issued.claims === expectationKey(expected)) {
+  if (issued !== undefined && issued.claims === expectationOf(expected)) {
     return issued.position === undefined
       ? { ok: true, offset: issued.offset }
       : { ok: true, offset: issued.offset, position: issued.position };
@@ -222,7 +250,7 @@ function framedPrefix(kid: string, claims: CursorClaims): Buffer {
   const version = String(
     claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION,
   );
-  const key = `${version}${kid.length}:${kid}${expectationKey(claims)}`;
+  const key = `${version}${kid.length}:${kid}${expectationOf(claims)}`;
   const kept = prefixes.get(key);
   if (kept !== undefined) return kept;
   const framed = frame([
@@ -240,11 +268,18 @@ function framedPrefix(kid: string, claims: CursorClaims): Buffer {
 
 /** The framed offset, and the position when there is one (the end of the MAC input). */
 function framedCounts(claims: CursorClaims): Buffer {
-  return frame(
-    claims.position === undefined
-      ? [String(claims.offset)]
-      : [String(claims.offset), String(claims.position)],
-  );
+  // Decimal digits are ASCII: one byte a character.
+  const offset = String(claims.offset);
+  const position = claims.position === undefined ? "" : String(claims.position);
+  const size = 4 + offset.length + (claims.position === undefined ? 0 : 4 + position.length);
+  const framed = Buffer.allocUnsafe(size);
+  framed.writeUInt32BE(offset.length, 0);
+  framed.write(offset, 4, "latin1");
+  if (claims.position !== undefined) {
+    framed.writeUInt32BE(position.length, 4 + offset.length);
+    framed.write(position, 8 + offset.length, "latin1");
+  }
+  return framed;
 }
 
 /** Writes `value` as unsigned LEB128 at `at`; returns the end. */

@@ -56,8 +56,15 @@ export interface PageSpec {
   filtersApplied?: FilterApplied[];
   /** aggregate: items that formed no group. */
   aggregateSkipped?: number;
-  /** Counts fields over the returned page's elements (indices offset..offset+n-1). */
-  countFields?: (first: number, count: number) => Record<string, number>;
+  /**
+   * Counts fields over the returned page's elements (indices offset..offset+n-1); `projected`,
+   * when given, holds those elements' values exactly as elementAt gave them (none compacted).
+   */
+  countFields?: (
+    first: number,
+    count: number,
+    projected?: readonly unknown[],
+  ) => Record<string, number>;
   normalizedFields?: Record<string, string>;
   inferredResponsePath?: string;
   sourceTruncated: boolean;
@@ -168,7 +175,9 @@ function buildMeta(
   if (spec.filtersApplied !== undefined) meta.filtersApplied = spec.filtersApplied;
   if (spec.aggregateSkipped !== undefined) meta.aggregateSkipped = spec.aggregateSkipped;
   if (spec.countFields !== undefined) {
-    const counts = spec.countFields(spec.offset, placeholder ? 0 : returned);
+    const counts = placeholder
+      ? spec.countFields(spec.offset, 0)
+      : spec.countFields(spec.offset, returned, draft.compacted ? undefined : draft.values);
     if (placeholder) for (const key of Object.keys(counts)) counts[key] = spec.limit;
     meta.fieldsResolved = counts;
   }

@@ -99,18 +99,31 @@ function project(
   return projected;
 }
 
+/**
+ * fieldsResolved of a page: per field, how many of the returned items it resolves on. Given the
+ * projected page (each element project's record for its item, none compacted), a field resolved
+ * on an item exactly when its label is in that record, so the items are not read again.
+ */
 function fieldCounter(
   fields: readonly CompiledPath[],
   items: readonly unknown[],
   originalIndex: (index: number) => number,
-): (first: number, count: number) => Record<string, number> {
-  return (first, count) => {
+): (first: number, count: number, projected?: readonly unknown[]) => Record<string, number> {
+  return (first, count, projected) => {
     const counts = createRecord<number>();
+    const records =
+      projected !== undefined && projected.length === count
+        ? (projected as readonly Record<string, unknown>[])
+        : null;
     for (const field of fields) {
       let resolved = 0;
-      for (let index = first; index < first + count; index += 1) {
-        const original = originalIndex(index);
-        if (readPath(items[original], field, original) !== undefined) resolved += 1;
+      if (records !== null) {
+        for (const record of records) if (record[field.label] !== undefined) resolved += 1;
+      } else {
+        for (let index = first; index < first + count; index += 1) {
+          const original = originalIndex(index);
+          if (readPath(items[original], field, original) !== undefined) resolved += 1;
+        }
       }
       counts[field.label] = resolved;
     }

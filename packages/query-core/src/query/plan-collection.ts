@@ -1,4 +1,9 @@
-import { ContractError, metricLabel, type QueryRequest } from "@bounded-mcp/contract";
+import {
+  ContractError,
+  type ExtensionName,
+  metricLabel,
+  type QueryRequest,
+} from "@bounded-mcp/contract";
 import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import { inChunks, type Work } from "../schedule/work.js";
@@ -19,6 +24,7 @@ import {
   type CompiledSortKey,
   compileAggregate,
   compileSort,
+  extensionsUsed,
   mapAggregatePaths,
 } from "./extensions.js";
 import { type CompiledFilter, compileFilters, filterPaths, mapFilterPaths } from "./filters.js";
@@ -446,6 +452,8 @@ export function* planCollection(
 /** A plan kept for its view, with what planning added to the notes. */
 interface KeptPlan {
   readonly plan: CollectionPlan;
+  /** The §9 extensions the request uses (extensionsUsed). */
+  readonly extensions: ExtensionName[];
   readonly warnings: readonly string[];
   readonly inferredResponsePath: string | undefined;
   readonly normalizedFields: Record<string, string> | undefined;
@@ -467,8 +475,8 @@ function planBytes(kept: KeptPlan): number {
 }
 
 /**
- * planCollection once per view: with a slot in the view cache (`views`) the plan is kept under
- * the view's hash, with the notes planning added (warnings, inferredResponsePath,
+ * planCollection once per view, with the request's extensionsUsed: with a slot in the view cache
+ * (`views`) the plan is kept under the view's hash, with those names and the notes planning added (warnings, inferredResponsePath,
  * normalizedFields), and a later page of the same view (same document, same arguments but the
  * cursor) takes it instead of compiling its paths and inferring its collection again. The same
  * view of the same document plans the same way, so the kept plan is the plan it would make. A
@@ -479,7 +487,7 @@ export function* planCollectionOnce(
   selection: SelectedValue,
   notes: PlanNotes,
   views: ViewSlot | null,
-): Work<CollectionPlan> {
+): Work<Pick<KeptPlan, "plan" | "extensions">> {
   const key = views === null ? null : planKey(views);
   const found = key === null ? undefined : (views?.get(key) as KeptPlan | undefined);
   if (found !== undefined) {
@@ -488,18 +496,20 @@ export function* planCollectionOnce(
       notes.inferredResponsePath = found.inferredResponsePath;
     }
     if (found.normalizedFields !== undefined) notes.normalizedFields = found.normalizedFields;
-    return found.plan;
+    return found;
   }
   const before = notes.warnings.length;
   const plan = yield* planCollection(request, selection, notes, views);
+  const extensions = extensionsUsed(request);
   if (key !== null && views !== null) {
     const kept: KeptPlan = {
       plan,
+      extensions,
       warnings: notes.warnings.slice(before),
       inferredResponsePath: notes.inferredResponsePath,
       normalizedFields: notes.normalizedFields,
     };
     views.set(key, kept, planBytes(kept));
   }
-  return plan;
+  return { plan, extensions };
 }

@@ -121,6 +121,11 @@ function* answer(
       "The stored payload says itself that it is partial (sourceTruncated): counts cover what was stored.",
     );
   }
+  const planned =
+    request.describe !== true &&
+    request.textSearch === undefined &&
+    rows === null &&
+    !isPlainPageRequest(request);
   const base: PageBase = {
     artifactId: request.artifactId,
     responsePath: selection.responsePath,
@@ -138,7 +143,8 @@ function* answer(
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
     views,
-    extensions: extensionsUsed(request),
+    // A planned request takes them from its plan, kept with the view (planCollectionOnce).
+    extensions: planned ? [] : extensionsUsed(request),
   };
   if (rows !== null && rows.length === 0) {
     warnings.push(emptyJsonPathWarning(request.jsonPath as string));
@@ -168,7 +174,8 @@ function* answer(
     );
   }
   if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
-  const plan = yield* planCollectionOnce(request, selection, notes, views);
+  const { plan, extensions } = yield* planCollectionOnce(request, selection, notes, views);
+  base.extensions = extensions;
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
   return yield* pageCollection(
