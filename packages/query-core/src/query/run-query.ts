@@ -5,7 +5,7 @@ import {
   type QueryResult,
   type QueryToolOutput,
 } from "@bounded-mcp/contract";
-import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
+import { type CursorClaims, decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
 import { runInSlices, runToEnd, type SliceOptions, type Work } from "../schedule/work.js";
 import { arrayBytes, OBJECT_BYTES, stringBytes } from "../views/view-bytes.js";
 import { jsonPathKey, type ViewSlot, viewSlotOf } from "../views/view-slot.js";
@@ -131,14 +131,16 @@ function* answer(
     responsePath: selection.responsePath,
     inlineBytes: Math.min(context.limits.inlineBytes, context.limits.hardBytes),
     sourceTruncated: context.sourceTruncated,
-    nextCursor: (next, position) =>
-      encodeCursor(context.keyRing, {
+    nextCursor: (next, position) => {
+      const claims: CursorClaims = {
         artifactId: request.artifactId,
         scopeHash: context.scopeHash,
         viewHash,
         offset: next,
-        ...(position === undefined ? {} : { position }),
-      }),
+      };
+      if (position !== undefined) claims.position = position;
+      return encodeCursor(context.keyRing, claims);
+    },
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
