@@ -372,8 +372,11 @@ function arrayPageSpec(
   page: Pick<PageSpec, "unit" | "total" | "limit" | "elementAt">,
 ): PageSpec {
   return pageSpecOf(base, extra, notes, {
-    ...page,
     layout: ARRAY_LAYOUT,
+    unit: page.unit,
+    total: page.total,
+    limit: page.limit,
+    elementAt: page.elementAt,
     compactionReason: "item_size_limit",
     matchLimited: false,
   });
