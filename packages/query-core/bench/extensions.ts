@@ -25,6 +25,10 @@ import { jqVersion, runJq } from "./peers/jq.js";
 import { type Timing, timed, timeJsonParse } from "./peers/json-parse.js";
 
 setFlagsFromString("--expose-gc");
+// The collection below sweeps on this thread before it returns, not on helper threads while the
+// next block runs: with concurrent sweeping the first runs after it paid that sweeping (in CPU
+// and, on a busy machine, in wall time), about 2x their own cost on the 50 MiB document.
+setFlagsFromString("--no-concurrent-sweeping");
 /** A full collection before each timed block, so no block pays for another's garbage. */
 const collectGarbage = runInNewContext("gc") as () => void;
 

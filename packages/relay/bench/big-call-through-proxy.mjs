@@ -2,7 +2,12 @@
 // peak (VmHWM) is one call's: peak RSS as a multiple of the payload, and the call's wall time as a
 // multiple of JSON.parse of the same text timed in a separate child holding only that text, with
 // `uptime` per run. The upstream is apps/proxy's bench/big-result-server.mjs (one text block).
+// Two floors run interleaved with the proxy, each a fresh process in front of the same upstream
+// (fixtures/big-call-floor.mjs): the bytes through a bare relay, and that relay parsing the line
+// and the text (what any exact bounding relay must do), as multiples of the same JSON.parse.
 // Run from the repository root: node packages/relay/bench/big-call-through-proxy.mjs [MiB] [runs]
+// The proxy's CPU for the call (/proc/<pid>/stat, all its threads) is reported beside the wall time
+// as a multiple of the child's JSON.parse CPU: on a shared machine wall time follows the load.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as results from "@bounded-mcp/bench-utils";
 
-const WT = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
+// PROXY_ROOT=<another checkout> runs that checkout's build instead (e.g. main's, for a before/after).
+const WT =
+  process.env.PROXY_ROOT ?? new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
 const require = createRequire(`${WT}/apps/proxy/package.json`);
 const { Client } = await import(require.resolve("@modelcontextprotocol/sdk/client/index.js"));
 const { StdioClientTransport } = await import(
@@ -32,20 +39,26 @@ writeFileSync(file, `{"rows":[${rows.join(",")}]}`);
 rows.length = 0;
 const hwm = (pid) =>
   Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) * 1024;
-const CHILD = `const t=require("node:fs").readFileSync(process.argv[1],"utf8");gc();const s=performance.now();JSON.parse(t);process.stdout.write(String(performance.now()-s));`;
-const out = [];
-for (let run = 0; run < RUNS; run++) {
-  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+/** User + system CPU of a process so far, in ms (10 ms ticks; all its threads). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const CHILD = `const t=require("node:fs").readFileSync(process.argv[1],"utf8");gc();const c=process.cpuUsage();const s=performance.now();JSON.parse(t);const w=performance.now()-s;const u=process.cpuUsage(c);process.stdout.write(JSON.stringify([w,(u.user+u.system)/1000]));`;
+const UPSTREAM = [process.execPath, `${WT}/apps/proxy/bench/big-result-server.mjs`, String(MIB)];
+const FLOOR = new URL("fixtures/big-call-floor.mjs", import.meta.url).pathname;
+/** What the client talks to: the proxy, or a floor relay (fixtures/big-call-floor.mjs). */
+const SYSTEMS = {
+  proxy: [...extra, `${WT}/apps/proxy/dist/cli.js`, "--", ...UPSTREAM],
+  pipeFloor: [FLOOR, "pipe", "--", ...UPSTREAM],
+  parseFloor: [FLOOR, "parse", "--", ...UPSTREAM],
+};
+
+/** One call through a fresh process of `system`: wall ms, its CPU ms, its RSS before and peak. */
+async function callThrough(system) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      ...extra,
-      `${WT}/apps/proxy/dist/cli.js`,
-      "--",
-      process.execPath,
-      `${WT}/apps/proxy/bench/big-result-server.mjs`,
-      String(MIB),
-    ],
+    args: SYSTEMS[system],
     env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "error" },
     stderr: "ignore",
   });
@@ -53,13 +66,27 @@ for (let run = 0; run < RUNS; run++) {
   await client.connect(transport);
   const pid = transport.pid;
   const start0 = hwm(pid);
+  const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   const result = await client.callTool({ name: "big" });
   const wall = performance.now() - t0;
+  const cpu = cpuMs(pid) - cpu0;
   const peak = hwm(pid);
-  const bytes = result.structuredContent.responseMeta.artifact.byteLength;
   await client.close();
-  const parse = Number(
+  return { result, wall, cpu, start0, peak };
+}
+
+const out = [];
+for (let run = 0; run < RUNS; run++) {
+  const uptime = execFileSync("uptime", { encoding: "utf8" }).trim();
+  // Systems interleaved, the order rotated per run.
+  const order = ["proxy", "pipeFloor", "parseFloor"];
+  for (let turn = 0; turn < run % order.length; turn++) order.push(order.shift());
+  const measured = {};
+  for (const system of order) measured[system] = await callThrough(system);
+  const { result, wall, cpu, start0, peak } = measured.proxy;
+  const bytes = result.structuredContent.responseMeta.artifact.byteLength;
+  const [parse, parseCpu] = JSON.parse(
     execFileSync(process.execPath, ["--expose-gc", "-e", CHILD, file], { encoding: "utf8" }),
   );
   const r = {
@@ -72,6 +99,14 @@ for (let run = 0; run < RUNS; run++) {
     wall: +wall.toFixed(0),
     childParse: +parse.toFixed(0),
     e2eX: +(wall / parse).toFixed(2),
+    proxyCpu: cpu,
+    childParseCpu: +parseCpu.toFixed(0),
+    cpuX: +(cpu / parseCpu).toFixed(2),
+    pipeFloor: +measured.pipeFloor.wall.toFixed(0),
+    pipeFloorX: +(measured.pipeFloor.wall / parse).toFixed(2),
+    parseFloor: +measured.parseFloor.wall.toFixed(0),
+    parseFloorX: +(measured.parseFloor.wall / parse).toFixed(2),
+    parseFloorCpu: measured.parseFloor.cpu,
     uptime,
   };
   out.push(r);
@@ -79,9 +114,10 @@ for (let run = 0; run < RUNS; run++) {
 }
 const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const px = out.map((r) => r.peakX),
-  ex = out.map((r) => r.e2eX);
+  ex = out.map((r) => r.e2eX),
+  cx = out.map((r) => r.cpuX);
 console.log(
-  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)})`,
+  `peak x payload median ${med(px)} (${Math.min(...px)}-${Math.max(...px)}); e2e x parse median ${med(ex)} (${Math.min(...ex)}-${Math.max(...ex)}); proxy CPU x parse CPU median ${med(cx)} (${Math.min(...cx)}-${Math.max(...cx)}); floors x parse: pipe ${med(out.map((r) => r.pipeFloorX))}, parse ${med(out.map((r) => r.parseFloorX))}`,
 );
 
 // BENCHMARKS.md (tooling/bench-report): the part proxy.big-call judges the end-to-end and the
@@ -95,6 +131,31 @@ const endToEnd = results.figureOf(
   out.map((r) => r.wall),
   { baseline: parse },
 );
+// CPU beside wall: on a shared machine the wall time follows the load, CPU much less.
+const parseCpu = results.figureOf(
+  "CPU of JSON.parse of the text, in the same child",
+  out.map((r) => r.childParseCpu),
+);
+const proxyCpu = results.figureOf(
+  "proxy CPU of the call (all its threads, 10 ms ticks)",
+  out.map((r) => r.proxyCpu),
+  { baseline: parseCpu },
+);
+const pipeFloor = results.figureOf(
+  "floor: a bare relay reading the line's bytes only (fixtures/big-call-floor.mjs pipe)",
+  out.map((r) => r.pipeFloor),
+  { baseline: parse },
+);
+const parseFloor = results.figureOf(
+  "floor: a bare relay that also parses the line and the text (big-call-floor.mjs parse)",
+  out.map((r) => r.parseFloor),
+  { baseline: parse },
+);
+const parseFloorCpu = results.figureOf(
+  "CPU of the parse floor's call",
+  out.map((r) => r.parseFloorCpu),
+  { baseline: parseCpu },
+);
 const payload = out[0]?.payload ?? Number.NaN;
 const peak = results.figureOf(
   "proxy peak RSS of one call (VmHWM, fresh proxy)",
@@ -103,7 +164,7 @@ const peak = results.figureOf(
 );
 results.writeBenchResult("proxy", "big-call", {
   title: `One ${MIB} MiB call through the built proxy over stdio, a fresh proxy per run (${RUNS} runs)`,
-  figures: [parse, endToEnd, peak],
+  figures: [parse, endToEnd, pipeFloor, parseFloor, parseCpu, proxyCpu, parseFloorCpu, peak],
   targets: [
     results.targetOf(
       "proxy-e2e",

@@ -69,7 +69,7 @@ const VARIANTS: { variant: Variant; label: string }[] = [
   },
   {
     variant: "framing-only-cold",
-    label: "the same, no buffer kept (retainedBufferBytes 0: decoded chunk by chunk)",
+    label: "the same, no buffer kept (retainedBufferBytes 0: the line grows a buffer of its own)",
   },
   { variant: "linear", label: "linear stdio transport (raw child)" },
   {

@@ -6,6 +6,7 @@ import {
 } from "@bounded-mcp/mcp-adapter";
 import { observeToolCalls, type RelayCallEvent } from "./call-observer.js";
 import type { ToolHooks } from "./relay-hooks.js";
+import { connectThroughPort, createUpstreamPort, type UpstreamPort } from "./sdk/call-lane.js";
 import { connectRelay, type DownstreamIdentity } from "./sdk/connect-relay.js";
 import { withFastDispatch } from "./sdk/fast-dispatch.js";
 import { createUpstreamClient, detachFromDownstream, requestAsSent } from "./sdk/protocol.js";
@@ -43,6 +44,12 @@ export interface BoundedRelayOptions {
    * bounded result, bounded error and failed query.
    */
   onToolCall?: (event: RelayCallEvent) => void;
+  /**
+   * False sends every tools/call through the relay's SDK Server and Client (the full path);
+   * default true: tools/call of forwarded tools on a session (`connect`, not `connectStateless`)
+   * take the call lane (README "The call lane"), with the same answers.
+   */
+  lane?: boolean;
 }
 
 /** Who a downstream connection belongs to, when its transport does not say it on each message. */
@@ -117,14 +124,18 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
     identity: DownstreamIdentity,
     syncState: ReturnType<typeof createUpstreamSyncState>,
     onSupervisor: (supervisor: UpstreamSupervisor) => void,
+    port?: UpstreamPort,
   ): Promise<Client> {
     const client = createUpstreamClient(identity.clientInfo, identity.capabilities);
+    const transportFor = () => createUpstreamTransport(spec, { maxMessageBytes, logger });
     const supervisor = createUpstreamSupervisor({
       ...options.restart,
       name,
       client,
       createTransport: () =>
-        withFastDispatch(createUpstreamTransport(spec, { maxMessageBytes, logger }), client),
+        port === undefined
+          ? withFastDispatch(transportFor(), client)
+          : connectThroughPort(port, transportFor(), client),
       onReconnect: (client) => syncState.resync(client),
       logger,
     });
@@ -184,6 +195,10 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
         markClosed = resolve;
       });
       const onclose = downstream.onclose;
+      const port =
+        options.lane === false
+          ? undefined
+          : createUpstreamPort(() => supervisor?.state === "connected");
       const connection = await connectRelay(downstream, {
         bounded,
         syncState,
@@ -193,10 +208,16 @@ export function createBoundedRelay(options: BoundedRelayOptions): BoundedRelay {
         ...connectOptions,
         logger,
         whenUpstreamReady: () => (supervisor === undefined ? undefined : whenConnected(supervisor)),
+        ...(port === undefined ? {} : { port }),
         connectUpstream: (identity) =>
-          connectUpstream(identity, syncState, (created) => {
-            supervisor = created;
-          }),
+          connectUpstream(
+            identity,
+            syncState,
+            (created) => {
+              supervisor = created;
+            },
+            port,
+          ),
         closeUpstream: async () => {
           await supervisor?.close();
         },

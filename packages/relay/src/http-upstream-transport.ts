@@ -27,15 +27,17 @@ type MessageHandler = NonNullable<Transport["onmessage"]>;
  * The SDK's StreamableHTTPClientTransport to an upstream, through the relay's result guard
  * (createResultGuardFetch), keeping the bytes of structuredContent as received: the guard hands
  * over the text of each tools/call answer whose structuredContent is an object (a JSON body, an
- * SSE event's data, split as the SDK splits it), and when the SDK delivers that response its
- * structuredContent gets the same received-JSON property the stdio transport sets (the span
+ * SSE event's data split as the SDK splits it, a batch item; on the POST's own response, the
+ * standalone GET stream or a GET resuming a dropped stream), and when the SDK delivers that
+ * response its structuredContent gets the same received-JSON property the stdio transport sets (the span
  * sliced lazily by structuredContentText), so a bounded result stores the upstream's bytes, its
  * number literals (`12345678901234567890`, `1e400`, `-0`) and escapes (`\ud800`), and hashes
  * them (SPEC.md §10). A text is held from its arrival to its delivery only (then it lives on with
  * the structuredContent object it describes, as on stdio); a response the SDK does not deliver
  * leaves its text held until the next delivery of that id or close.
- * Limits: answers on the standalone GET stream or a resumed stream keep no text (they are stored
- * serialized again); the SDK parses each message itself, and the guard parses it once more.
+ * Limits: the SDK parses each message itself, and the guard parses it once more; an answer the
+ * guard no longer counts as in flight (see createResultGuardFetch) keeps no text (stored
+ * serialized again).
  */
 export function createHttpUpstreamTransport(
   options: HttpUpstreamTransportOptions,

@@ -135,6 +135,20 @@ describe("createLineFramer", () => {
     expect(framer.bufferBytes).toBe(250);
   });
 
+  it("frames the next lines after a grown partial line was reset or went over the cap", () => {
+    const { framer, lines, oversized } = collect(3 * 1024 * 1024, 4);
+    framer.push(Buffer.from("a".repeat(1_500_000)));
+    framer.reset();
+    framer.push(Buffer.from(`${"b".repeat(1_500_000)}`));
+    framer.push(Buffer.from(`${"c".repeat(1_600_000)}`));
+    framer.push(Buffer.from(`${"d".repeat(1_000_000)}\n`));
+    framer.push(Buffer.from(`${"é".repeat(1_000_000)}`));
+    framer.push(Buffer.from("!\n"));
+    expect(oversized.map((line) => line.byteLength)).toEqual([4_100_000]);
+    expect(lines.length).toBe(1);
+    expect(lines[0] === `${"é".repeat(1_000_000)}!`).toBe(true);
+  });
+
   it("keeps no buffer for a line longer than retainedBufferBytes", () => {
     const { framer } = collect(1024 * 1024, 4, 100_000);
     framer.push(Buffer.from("x".repeat(300_000)));

@@ -1,13 +1,16 @@
-import { isAscii } from "node:buffer";
-import { StringDecoder } from "node:string_decoder";
-
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
 /**
- * Lines at least this long are checked for ASCII and then decoded as latin1 (the same characters):
- * Node copies a large latin1 decode into one external string, cheaper than V8's UTF-8 decoder.
+ * The first buffer of a line that outgrew the retained one (grown by GROWTH_FACTOR from there):
+ * a pipe read, so a small line split by a chunk costs no more than its own size rounded up.
  */
-const ASCII_CHECK_BYTES = 1024 * 1024;
+const MIN_GROWING_BYTES = 64 * 1024;
+/**
+ * How much a line's own buffer grows when full: 4x copies a 50 MiB line's bytes 0.4 times more
+ * on the way (64 KiB + 256 KiB + ... + 16 MiB), where 2x copies them 1.2 times more; the pages of
+ * the last buffer past the line are never touched.
+ */
+const GROWTH_FACTOR = 4;
 /** Headroom of a line buffer sized after a line, so a slightly longer next line still fits. */
 const BUFFER_HEADROOM = 1.25;
 
@@ -31,8 +34,8 @@ export interface LineFramerOptions {
    * After a line that spanned chunks, a line buffer of its size (plus a quarter) is kept for the
    * next lines, if that is at most this many bytes: they are copied into memory that is already
    * mapped and decoded once (a fresh 50 MiB allocation costs about a third of a JSON.parse of
-   * 50 MiB in page faults). Default 0: no buffer is kept, every line spanning chunks is decoded
-   * chunk by chunk. {@link LineFramer.releaseBuffer} and {@link LineFramer.reset} release it.
+   * 50 MiB in page faults). Default 0: no buffer is kept, a line spanning chunks grows a buffer
+   * of its own. {@link LineFramer.releaseBuffer} and {@link LineFramer.reset} release it.
    */
   retainedBufferBytes?: number;
   /** Receives each complete line under the cap, decoded as UTF-8, without its newline (a trailing CR is kept). */
@@ -59,22 +62,29 @@ export interface LineFramer {
 /**
  * Splits a byte stream into newline-terminated lines in linear time: each chunk is scanned once,
  * only from where the previous scan stopped, and a line inside one chunk is decoded in place.
- * A line spanning chunks is copied into the retained line buffer while it fits, and decoded once,
- * whole, at its newline; past the buffer (or without one) it is decoded chunk by chunk as it
- * arrives and the pieces are joined once at its newline (never a growing buffer re-concatenated
- * per chunk, which is quadratic: docs/sdk-notes.md 7). A multi-byte UTF-8 character split by a chunk
- * is never split in the text. A line over `maxLineBytes` is discarded as it streams in, keeping
- * only its byte count, head and tail, so memory stays bounded by the cap whatever the sender
- * writes.
+ * A line spanning chunks is copied into the retained line buffer while it fits; past the buffer
+ * (or without one) into a buffer of its own that grows fourfold when full (never a buffer
+ * re-concatenated per chunk, which is quadratic: docs/sdk-notes.md 7), so no chunk is kept and
+ * nothing of the line is in the JS heap until its newline. Either way the line is decoded once,
+ * whole, so a multi-byte UTF-8 character split by a chunk is never split in the text; then a grown
+ * buffer is released at once (see release), not left to the next full garbage collection while
+ * the caller parses. A line over `maxLineBytes` is discarded as it streams in, keeping only its
+ * byte count, head and tail, so memory stays bounded by the cap whatever the sender writes.
+ * Limits: a line of N bytes that outgrew the buffer is copied again on the way, at most about
+ * 1.3N bytes (0.4N for a 50 MiB line), into buffers released as they are outgrown; then N more
+ * bytes for its string.
  */
 export function createLineFramer(options: LineFramerOptions): LineFramer {
   const edgeBytes = options.edgeBytes ?? 512;
   const retainedBufferBytes = options.retainedBufferBytes ?? 0;
   /** The retained line buffer: a partial line is copied here while it fits. */
   let buffer: Buffer = EMPTY;
-  /** The partial line decoded piece by piece, once it outgrew the buffer. */
-  let texts: string[] | undefined;
-  let decoder = new StringDecoder("utf8");
+  /**
+   * The partial line once it outgrew the retained buffer: copied into this buffer as it arrives
+   * (the chunks themselves are not kept), grown by GROWTH_FACTOR when full; decoded once at its
+   * newline.
+   */
+  let growing: Buffer | undefined;
   let pendingBytes = 0;
   let oversized = false;
   let head: Buffer = EMPTY;
@@ -90,25 +100,33 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     if (oversized) return;
     if (pendingBytes > options.maxLineBytes) {
       oversized = true;
-      texts = undefined;
-      decoder = new StringDecoder("utf8");
+      if (growing !== undefined) release(growing);
+      growing = undefined;
       return;
     }
-    if (texts === undefined && pendingBytes <= buffer.length) {
-      piece.copy(buffer, held);
+    const target = growing ?? buffer;
+    if (pendingBytes <= target.length) {
+      piece.copy(target, held);
       return;
     }
-    if (texts === undefined) {
-      texts = held === 0 ? [] : [decoder.write(buffer.subarray(0, held))];
-    }
-    texts.push(decoder.write(piece));
+    const capacity = Math.min(
+      options.maxLineBytes,
+      Math.max(pendingBytes, GROWTH_FACTOR * target.length, MIN_GROWING_BYTES),
+    );
+    const grown = Buffer.allocUnsafeSlow(capacity);
+    target.copy(grown, 0, 0, held);
+    piece.copy(grown, held);
+    if (growing !== undefined) release(growing);
+    growing = grown;
   }
 
+  /** The line decoded once; a grown buffer is released at once after (see release). */
   function assembled(): string {
-    if (texts === undefined) return decode(buffer.subarray(0, pendingBytes));
-    const rest = decoder.end();
-    if (rest !== "") texts.push(rest);
-    return texts.length === 1 ? texts[0]! : texts.join("");
+    if (growing === undefined) return decode(buffer.subarray(0, pendingBytes));
+    const line = decode(growing.subarray(0, pendingBytes));
+    release(growing);
+    growing = undefined;
+    return line;
   }
 
   /** The buffer the next line is copied into: sized after this one when it outgrew the buffer. */
@@ -122,7 +140,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   }
 
   function finishLine(): void {
-    const outgrown = texts !== undefined;
+    const outgrown = growing !== undefined;
     const line = oversized ? { byteLength: pendingBytes, head, tail } : assembled();
     const lineBytes = pendingBytes;
     clear();
@@ -132,8 +150,8 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   }
 
   function clear(): void {
-    texts = undefined;
-    decoder = new StringDecoder("utf8");
+    if (growing !== undefined) release(growing);
+    growing = undefined;
     pendingBytes = 0;
     oversized = false;
     head = EMPTY;
@@ -180,9 +198,22 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   };
 }
 
-/** UTF-8 text of the bytes; a large all-ASCII line is decoded as latin1 (same text, faster). */
+/**
+ * Frees the memory of a buffer this module allocated and no longer reads, at the next scavenge
+ * rather than at the next full garbage collection: its memory moves to a new, unreferenced
+ * ArrayBuffer (transferred by structuredClone), which dies young; `bytes` is left detached.
+ */
+function release(bytes: Buffer): void {
+  structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+}
+
+/**
+ * UTF-8 text of the bytes, as a string in the JS heap. Not latin1 for an ASCII line, though that
+ * decodes as fast: Node makes a large latin1 string external, allocated as old, so it outlives
+ * its line until the next full garbage collection (50 MiB more at the peak of a 50 MiB result),
+ * while a heap string that is dropped goes at the next scavenge.
+ */
 function decode(bytes: Buffer): string {
-  if (bytes.length >= ASCII_CHECK_BYTES && isAscii(bytes)) return bytes.toString("latin1");
   return bytes.toString("utf8");
 }
 

@@ -88,4 +88,40 @@ describe("measureResult", () => {
       structuredJson,
     });
   });
+
+  it("does not serialize structuredContent when the content blocks alone are over the budget", () => {
+    let serialized = 0;
+    const structuredContent = {
+      toJSON() {
+        serialized += 1;
+        return { rows: [] };
+      },
+    };
+    const result = {
+      content: [{ type: "text", text: "t".repeat(INLINE_BYTES + 1) }],
+      structuredContent,
+    } as unknown as CallToolResult;
+    expect(measureResult(result, INLINE_BYTES)).toEqual({
+      bytes: INLINE_BYTES + 1,
+      oversized: true,
+    });
+    expect(serialized).toBe(0);
+  });
+
+  it("counts an oversized result's structuredContent as the text it arrived as, unserialized", () => {
+    const wire = '{ "rows" : [ 1.50 ] }';
+    const structuredContent = JSON.parse(wire) as Record<string, unknown>;
+    Object.defineProperty(structuredContent, Symbol.for("@bounded-mcp/received-json"), {
+      value: () => wire,
+      enumerable: false,
+    });
+    const result: CallToolResult = {
+      content: [{ type: "text", text: "t".repeat(INLINE_BYTES + 1) }],
+      structuredContent,
+    };
+    expect(measureResult(result, INLINE_BYTES)).toEqual({
+      bytes: INLINE_BYTES + 1 + wire.length,
+      oversized: true,
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { receivedJsonOf } from "./received-json.js";
 import { serializeJson } from "./serialize-json.js";
 
 /** How big a tool result is for the model, and whether it must be bounded. */
@@ -51,19 +52,30 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
 }
 
 /**
- * Measures a tool result the way the model would receive it, serializing structuredContent once
- * and a huge result never in full: the lower bound (payload lengths, structuredContent as its
- * compact JSON, kept for storing) is summed first, and the exact size is computed only when that
- * bound is within `inlineBytes`, reusing the structuredContent JSON. structuredContent of any
- * depth is serialized (iteratively past JSON.stringify's stack limit) and, when too deep for
- * JSON.stringify, counts as oversized: stored and replaced by the envelope, never sent as is.
+ * Measures a tool result the way the model would receive it, serializing structuredContent at
+ * most once and a huge result never in full: when the content blocks alone are over `inlineBytes`
+ * the result is oversized and structuredContent is not serialized at all (the bounder stores the
+ * text it arrived as, or serializes it then: a server that sends a large structuredContent and
+ * its JSON as a text block costs no JSON.stringify of it here; its size then counts the text it
+ * arrived as, when its transport kept it, else nothing). Otherwise the lower bound
+ * (payload lengths, structuredContent as its compact JSON, kept for storing) is summed first, and
+ * the exact size is computed only when that bound is within `inlineBytes`, reusing the
+ * structuredContent JSON. structuredContent of any depth is serialized (iteratively past
+ * JSON.stringify's stack limit) and, when too deep for JSON.stringify, counts as oversized:
+ * stored and replaced by the envelope, never sent as is.
  */
 export function measureResult(result: CallToolResult, inlineBytes: number): Measurement {
+  const contentBytes = contentPayloadBytes(result);
+  if (contentBytes > inlineBytes) {
+    // Oversized whatever structuredContent holds: counted as the text it arrived as, if any
+    // (sliced once; the bounder stores that same text), never serialized here.
+    const received = receivedJsonOf(result.structuredContent)?.length ?? 0;
+    return { bytes: contentBytes + received, oversized: true };
+  }
   const structured =
     result.structuredContent === undefined ? undefined : serializeJson(result.structuredContent);
   const structuredJson = structured?.text;
-  const lowerBound =
-    contentPayloadBytes(result) + (structuredJson === undefined ? 0 : structuredJson.length);
+  const lowerBound = contentBytes + (structuredJson === undefined ? 0 : structuredJson.length);
   // Nested too deep for JSON.stringify, it could not be sent as is: bounded whatever its size.
   if (lowerBound > inlineBytes || structured?.tooDeep === true) {
     return { bytes: lowerBound, oversized: true, structuredJson };

@@ -22,6 +22,19 @@ describe("selectPayloadText", () => {
     }).toEqual({ attached: wire, plain: '{"n":1.5}', visible: '{"n":1.5}' });
   });
 
+  it("serializes structuredContent too deep for JSON.stringify when no text came with it", () => {
+    let nested: unknown = 1;
+    for (let level = 0; level < 100_000; level += 1) nested = [nested];
+    const picked = selectPayloadText({
+      content: [{ type: "text", text: "t" }],
+      structuredContent: { nested },
+    });
+    expect(picked.text.length).toBe('{"nested":}'.length + 1 + 2 * 100_000);
+    expect(picked.text.startsWith('{"nested":[[[')).toBe(true);
+    expect(picked.text.endsWith("]]]}")).toBe(true);
+    expect(picked.text.includes("[1]")).toBe(true);
+  });
+
   it("writes the lone surrogates of a JSON text as escapes and keeps the value", () => {
     const text = '{"a":"\ud800 \ud83d\ude00 \udc00"}';
     const picked = storablePayloadText(selectPayloadText({ content: [{ type: "text", text }] }));

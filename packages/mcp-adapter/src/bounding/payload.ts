@@ -3,6 +3,7 @@ import type { ArtifactMediaType } from "@bounded-mcp/contract";
 import { mayHoldInexactNumbers, parseJsonExact, textToDocument } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { receivedJsonOf } from "./received-json.js";
+import { serializeJson } from "./serialize-json.js";
 
 /** What gets stored for an oversized result (SPEC.md §2 "What is stored"). */
 export interface Payload {
@@ -141,6 +142,11 @@ function mirroredText(result: CallToolResult): string | undefined {
   return values.length === 1 && values[0] === only.text ? only.text : undefined;
 }
 
+/** The compact JSON of structuredContent at any depth (serializeJson: no stack overflow). */
+function structuredText(structuredContent: Record<string, unknown>): string {
+  return serializeJson(structuredContent).text ?? "null";
+}
+
 /**
  * Picks the text of an oversized result's payload: the text when structuredContent only mirrors
  * it (see mirroredText); else structuredContent when present, as the text it arrived as on the
@@ -155,7 +161,7 @@ export function selectPayloadText(result: CallToolResult, structuredJson?: strin
   if (result.structuredContent !== undefined) {
     const received = receivedJsonOf(result.structuredContent);
     return {
-      text: received ?? structuredJson ?? JSON.stringify(result.structuredContent),
+      text: received ?? structuredJson ?? structuredText(result.structuredContent),
       parsed: { mediaType: "application/json", document: result.structuredContent },
       ...(received === undefined ? {} : { exactFromText: true }),
     };

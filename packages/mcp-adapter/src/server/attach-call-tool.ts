@@ -10,6 +10,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { RAW_CALL_TOOL_REQUEST_SCHEMA } from "./parse-call-tool-request.js";
+import { findArgumentsProblem } from "./tool-call-shapes.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -38,6 +39,17 @@ function withoutNonObjectArguments(request: RawToolsCall): RawToolsCall {
 }
 
 /**
+ * Whether the adapter answers this (schema-checked) request itself because of its `arguments`
+ * (not an object, or an own `__proto__` key): its answer is then a CallToolResult (the query
+ * tool's INVALID_RESPONSE_CONTROLS envelope, an isError result for another tool), also when the
+ * call asked for a task, since no task is created for it.
+ */
+function hasUnusableArguments(request: RawToolsCall): boolean {
+  const params = request.params as { arguments?: unknown };
+  return findArgumentsProblem(params.arguments) !== undefined;
+}
+
+/**
  * Registers the tools/call handler of an attached low-level `Server` (also an McpServer's inner
  * one) past the Server's own tools/call wrapper, which refuses non-object `arguments` (`[]`,
  * `"x"`, `42`, `null`) with -32602 before any handler runs (docs/sdk-notes.md 19): it registers
@@ -47,10 +59,15 @@ function withoutNonObjectArguments(request: RawToolsCall): RawToolsCall {
  * answers), the result against CallToolResultSchema (CreateTaskResultSchema for a task) as the
  * SDK does, so only non-object arguments change outcome: they reach `handler`, which answers
  * them (the adapter session: the query tool's INVALID_RESPONSE_CONTROLS envelope, an isError
- * result for any other tool). `handler` gets the request as received.
+ * result for any other tool). Such an answer (also to an own `__proto__` argument) is checked as
+ * a CallToolResult even when the call asked for a task (the SDK would fail it with -32602
+ * `Invalid task creation result`). `handler` gets the request as received.
  * Limits: relies on Server.setRequestHandler (SDK 1.32) being an override of Protocol's that
  * only adds this wrapper for tools/call; the pinned test in attach-arguments.test.ts fails if
- * non-object arguments stop reaching the adapter.
+ * non-object arguments stop reaching the adapter. A task-augmented call reaches it only on a
+ * server declaring `tasks.requests.tools.call` (without it the SDK's Protocol answers -32603
+ * `Server does not support task creation` before any handler, whatever the arguments); a task
+ * call of the query tool with usable arguments is still checked as a task creation result.
  */
 export function setRawToolsCallHandler(server: Server, handler: RawHandler): void {
   const register = Protocol.prototype.setRequestHandler as unknown as Register;
@@ -63,7 +80,7 @@ export function setRawToolsCallHandler(server: Server, handler: RawHandler): voi
       );
     }
     const result = await handler(request, extra);
-    if (checked.data.params.task) {
+    if (checked.data.params.task && !hasUnusableArguments(request)) {
       const task = CreateTaskResultSchema.safeParse(result);
       if (!task.success) {
         throw new McpError(

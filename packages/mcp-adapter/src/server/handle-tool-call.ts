@@ -6,6 +6,7 @@ import type {
   ServerRequest,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { BoundContext } from "../bounding/bound-result.js";
 import {
   createCallContext,
   infoFromExtra,
@@ -50,11 +51,11 @@ export async function handleToolCall(input: {
     const produced: unknown = await handler(request, extra);
     const problem = findResultProblem(produced);
     if (problem !== undefined) return refuseResult(parts, name, problem, produced);
-    const info = infoFromExtra(extra);
-    const bounded = await parts.boundResult(produced as CallToolResult, {
-      ...info,
-      toolName: name,
-    });
+    // infoFromExtra builds a fresh object: naming the tool on it avoids a spread (on Node 20 a
+    // spread followed by another property costs about a microsecond, on every call).
+    const info: BoundContext = infoFromExtra(extra);
+    info.toolName = name;
+    const bounded = await parts.boundResult(produced as CallToolResult, info);
     return await pipeline.enforce(name, bounded, lookup);
   }
   const context = createCallContext(request, infoFromExtra(extra), name);

@@ -7,6 +7,7 @@ import {
 } from "../exact/exact-number.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { CompiledPath } from "./compiled-path.js";
+import { compileAggregate } from "./extensions.js";
 import { createRecord } from "./json-values.js";
 import { comparePresent, compareSortValues, lengthOf } from "./sort-values.js";
 import { readCompiled } from "./walk-path.js";
@@ -222,6 +223,10 @@ export function groupItems(
   end: number,
 ): void {
   const { groupBy, unwind, metrics } = grouping.aggregate;
+  if (groupBy.length === 1 && metrics.every((metric) => metric.op === "count")) {
+    countGroups(grouping, groupBy[0] as CompiledPath, unwind, items, indices, start, end);
+    return;
+  }
   const values: unknown[] = new Array(groupBy.length);
   const metricValues: unknown[] = new Array(metrics.length);
   const resolved = grouping.resolved;
@@ -286,6 +291,69 @@ export function groupItems(
   }
 }
 
+/** The group of one unwound element (or of one value): a string by itself, else by groupFor. */
+function groupOfValue(grouping: Grouping, value: unknown, single: unknown[]): Group {
+  if (typeof value === "string") return groupForString(grouping, value);
+  single[0] = value;
+  return groupFor(grouping, single);
+}
+
+/**
+ * groupItems for one groupBy path whose metrics are all `count` (the usual "how many of each"):
+ * the same groups, counts, skips and resolved counts, without reading metric paths or calling
+ * the accumulators, the path's own key read inline. Unwind over an array of more than
+ * SCAN_DISTINCT_MAX elements dedupes them with sets (distinctElements), as groupItems does.
+ */
+function countGroups(
+  grouping: Grouping,
+  path: CompiledPath,
+  unwind: boolean,
+  items: readonly unknown[],
+  indices: readonly number[] | null,
+  start: number,
+  end: number,
+): void {
+  const ownKey = path.ownKey;
+  const single: unknown[] = [undefined];
+  let resolved = 0;
+  let skipped = 0;
+  for (let position = start; position < end; position += 1) {
+    const index = indices === null ? position : (indices[position] as number);
+    const item = items[index];
+    let value: unknown;
+    if (ownKey !== undefined) {
+      value =
+        typeof item === "object" && item !== null && !Array.isArray(item)
+          ? (item as Record<string, unknown>)[ownKey]
+          : undefined;
+    } else value = readCompiled(path, item, index);
+    if (value === undefined) {
+      skipped += 1;
+      continue;
+    }
+    resolved += 1;
+    if (!unwind || !Array.isArray(value)) {
+      groupOfValue(grouping, value, single).count += 1;
+      continue;
+    }
+    const length = value.length;
+    if (length === 0) {
+      skipped += 1;
+    } else if (length <= SCAN_DISTINCT_MAX) {
+      for (let at = 0; at < length; at += 1) {
+        if (!seenEarlier(value, at)) groupOfValue(grouping, value[at], single).count += 1;
+      }
+    } else {
+      for (const element of distinctElements(value)) {
+        groupOfValue(grouping, element, single).count += 1;
+      }
+    }
+  }
+  grouping.selected += end - start;
+  grouping.skipped += skipped;
+  grouping.resolved[0] = (grouping.resolved[0] as number) + resolved;
+}
+
 function metricValue(metric: CompiledMetric, group: Group, accumulator: Accumulator): unknown {
   switch (metric.op) {
     case "count":
@@ -335,3 +403,20 @@ export function finishRows(grouping: Grouping): Record<string, unknown>[] {
     return row;
   });
 }
+
+/**
+ * A grouping with one group of each kind, kept for the life of the process so the shapes (V8
+ * hidden classes) of groupings and groups never die: the grouping loop's optimized code checks
+ * them, and a full GC that finds none alive between two requests collects them and throws that
+ * code away (as KEPT_COLUMNS in sort-order.ts). Built by the same functions as a request's.
+ */
+export const KEPT_GROUPING: Grouping = (() => {
+  const grouping = createGrouping(
+    compileAggregate({ aggregate: { groupBy: "/kept" } } as Parameters<
+      typeof compileAggregate
+    >[0]) as CompiledAggregate,
+  );
+  groupForString(grouping, "kept");
+  groupFor(grouping, [0]);
+  return grouping;
+})();

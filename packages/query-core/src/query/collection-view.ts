@@ -10,6 +10,7 @@ import {
 import { type CompiledPath, resolvesOnAny } from "./compiled-path.js";
 import type { CompiledSortKey } from "./extensions.js";
 import { type CompiledFilter, createFilterScan } from "./filters.js";
+import type { ColumnStore } from "./path-columns.js";
 import type { UnresolvedPath } from "./path-errors.js";
 import {
   createSortColumns,
@@ -33,13 +34,17 @@ export interface FilteredItems {
   unresolved: UnresolvedPath[];
 }
 
-/** Runs the filters on every item, chunk by chunk; notes the paths that resolve on none. */
+/**
+ * Runs the filters on every item, chunk by chunk; notes the paths that resolve on none. With a
+ * column store the filters read path columns (createFilterScan).
+ */
 export function* filterItems(
   items: readonly unknown[],
   filters: readonly CompiledFilter[] | null,
+  columns: ColumnStore | null = null,
 ): Work<FilteredItems> {
   if (filters === null) return { indices: null, applied: undefined, unresolved: [] };
-  const scan = createFilterScan(items, filters);
+  const scan = createFilterScan(items, filters, columns);
   yield* inChunks(items.length, (start, end) => scan.scan(start, end));
   const outcome = scan.finish();
   const unresolved: UnresolvedPath[] = [];

@@ -6,6 +6,7 @@ import {
   type LeafFilter,
 } from "@bounded-mcp/contract";
 import { compareNumeric, isExactNumber, isNumeric } from "../exact/exact-number.js";
+import { createColumnScan } from "./column-scan.js";
 import { type CompiledPath, compileFilterPath } from "./compiled-path.js";
 import {
   applyAnyFilters,
@@ -23,6 +24,7 @@ import {
 } from "./filter-loops.js";
 import { icontainsPattern } from "./icontains.js";
 import { isJsonObject, jsonEquals } from "./json-values.js";
+import type { ColumnStore } from "./path-columns.js";
 import { lengthOf } from "./sort-values.js";
 
 /** A filter compiled once per request: its path parsed and its comparison chosen. */
@@ -245,10 +247,14 @@ function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number):
  * through their compiled reader and test; filters with an anyOf run on a loop of their own, and
  * an anyOf of two ASCII icontains filters at one own key or two steps each, alone, on a loop made
  * for it (applyAnyOfIcontains: both RegExps tested on every item, counted in locals).
+ * With a column store (a view cache) and plain filters over a large enough collection, the
+ * filters are decided over path columns instead (column-scan.ts): columns already kept are used,
+ * missing ones laid out as the scan goes and kept when it finishes; the outcome is the same.
  */
 export function createFilterScan(
   items: readonly unknown[],
   filters: readonly CompiledFilter[],
+  columns: ColumnStore | null = null,
 ): FilterScan {
   const count = filters.length;
   const last = filters[count - 1];
@@ -258,6 +264,7 @@ export function createFilterScan(
     counts: new Float64Array(2 * Math.max(count, 2)),
     indices: [],
   };
+  const columnScan = createColumnScan(items, filters, columns);
   const withAnyOf = filters.some((filter) => filter.anyOf !== null);
   const innerCounts = filters.map(
     (filter) => new Float64Array(2 * (filter.anyOf === null ? 0 : filter.anyOf.length)),
@@ -271,7 +278,8 @@ export function createFilterScan(
     scan(start, end) {
       range.start = start;
       range.end = end;
-      if (withAnyOf) {
+      if (columnScan !== null) columnScan.scan(start, end, range.counts, range.indices);
+      else if (withAnyOf) {
         if (plainIcontains) applyAnyOfIcontains(items, groups[0] as FilterGroup, range);
         else applyFiltersWithAnyOf(items, groups, range);
       } else if (ownKeys) {
@@ -286,6 +294,7 @@ export function createFilterScan(
     },
     finish() {
       const counts = range.counts;
+      columnScan?.finish(counts);
       return {
         indices: range.indices,
         applied: filters.map((filter, position): FilterApplied => {

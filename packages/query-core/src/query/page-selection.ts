@@ -19,6 +19,7 @@ import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
 import { createRecord, isJsonObject } from "./json-values.js";
 import { buildPage, type PageLayout, type PageSpec } from "./page-result.js";
+import { columnStoreOf } from "./path-columns.js";
 import { suggestedFieldError, unresolvedFields, unresolvedPaths } from "./path-errors.js";
 import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
@@ -190,7 +191,7 @@ export function* pageCollection(
     plan.filters === null && plan.sort === null && plan.aggregate === null ? null : base.views;
   const cached = cachedState(views);
   const state: CollectionViewState = cached ?? {
-    filtered: yield* filterItems(items, plan.filters),
+    filtered: yield* filterItems(items, plan.filters, columnStoreOf(views)),
   };
   let changed = cached === undefined;
   const filtered = state.filtered;

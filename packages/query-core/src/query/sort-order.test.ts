@@ -49,6 +49,35 @@ describe("sortedPositions", () => {
     );
   });
 
+  it("keeps the first positions over thousands of candidates (ties, monotone runs)", () => {
+    // Long inputs: runs of equal values (ties), monotone inputs (in the unfavourable direction
+    // every candidate displaces the heap's worst) and random small values.
+    const pattern = fc.oneof(
+      fc.array(number, { minLength: 1000, maxLength: 3000 }),
+      fc
+        .tuple(fc.integer({ min: 1000, max: 3000 }), fc.integer({ min: 1, max: 50 }), fc.boolean())
+        .map(([length, run, up]) =>
+          Array.from({ length }, (_, at) => (up ? 1 : -1) * Math.floor(at / run)),
+        ),
+    );
+    fc.assert(
+      fc.property(
+        pattern,
+        fc.integer({ min: 0, max: 250 }),
+        fc.boolean(),
+        (values, limit, descending) => {
+          const keys = [reader(descending)];
+          const items = values.map((n) => ({ n }));
+          const columns = createSortColumns(keys, items.length);
+          extractSortKeys(columns, keys, items, null, 0, items.length);
+          const top = [...sortedPositions(columns, limit)].slice(0, limit);
+          expect(top).toEqual(reference(values, descending).slice(0, limit));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("falls back to the general order when a value is not a number (missing last)", () => {
     const keys = [reader(true)];
     const items = [

@@ -10,6 +10,8 @@ export interface ViewSlot {
   readonly viewHash: string;
   get(key: string): unknown;
   set(key: string, value: unknown, bytes: number): void;
+  /** The cache's byte budget (what a value may cost at most and still be kept). */
+  readonly maxBytes: number;
 }
 
 /** The slot of one request, or null without a cache or when the document cannot key a WeakMap. */
@@ -23,6 +25,7 @@ export function viewSlotOf(
     viewHash,
     get: (key) => cache.get(document, key),
     set: (key, value, bytes) => cache.set(document, key, value, bytes),
+    maxBytes: cache.maxBytes,
   };
 }
 

@@ -13,8 +13,9 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
+import type { CallLane } from "./call-lane.js";
 import { withFastDispatch } from "./fast-dispatch.js";
-import { createRelayServer, type RelayServerOptions } from "./relay-server.js";
+import { createRelay, type RelayServerOptions } from "./relay-server.js";
 
 /** Who the downstream client says it is, taken from its initialize request. */
 export interface DownstreamIdentity {
@@ -54,7 +55,8 @@ type InitializeMessage = JSONRPCMessage & InitializeRequest & { id: RequestId };
  * sends initialize, with the downstream's clientInfo and capabilities (docs/sdk-notes.md 10).
  * Messages that arrive before the relay is ready are held and replayed in order, the initialize
  * request first. When connecting the upstream fails, the initialize gets a JSON-RPC
- * error naming the cause and the downstream connection is closed.
+ * error naming the cause and the downstream connection is closed. With `options.port`, the
+ * relay's call lane sees each later downstream message first (createRelay).
  */
 export async function connectRelay(
   downstream: Transport,
@@ -95,9 +97,17 @@ export async function connectRelay(
         clientInfo: message.params.clientInfo,
         capabilities: message.params.capabilities,
       });
-      const server = createRelayServer({ ...options, upstream });
+      const relay = createRelay({ ...options, upstream });
+      const server = relay.server;
       await server.connect(withFastDispatch(inner, server));
-      downstream.onmessage = (next, extra) => inner.onmessage?.(next, withDefaults(extra));
+      lane = relay.lane;
+      downstream.onmessage =
+        lane === undefined
+          ? (next, extra) => inner.onmessage?.(next, withDefaults(extra))
+          : (next, extra) => {
+              const given = withDefaults(extra);
+              if (!(lane as CallLane).takeDownstream(next, given)) inner.onmessage?.(next, given);
+            };
       for (const [heldMessage, extra] of held.splice(0)) {
         inner.onmessage?.(heldMessage, withDefaults(extra));
       }
@@ -116,6 +126,7 @@ export async function connectRelay(
     }
   }
 
+  let lane: CallLane | undefined;
   let begun = false;
   downstream.onmessage = (message, extra) => {
     held.push([message, extra]);
@@ -126,6 +137,7 @@ export async function connectRelay(
   };
   downstream.onclose = () => {
     settle.reject(new Error("the downstream closed before the relay was ready"));
+    lane?.downstreamClosed();
     inner.onclose?.();
     void closeUpstream();
   };

@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyMessage, withFastDispatch } from "./fast-dispatch.js";
+import { classifyMessage, hasFastDispatch, withFastDispatch } from "./fast-dispatch.js";
 
 /** What the SDK Protocol's onmessage wrapper decides, in its order. */
 function sdkKind(message: unknown): string {
@@ -195,6 +195,40 @@ describe("withFastDispatch", () => {
       books._timeoutInfo?.size,
       books._progressHandlers?.size,
     ]).toEqual([0, 0, 0]);
+    await client.close();
+  });
+
+  it("shows an intercept every message first and keeps the ones it takes from the Protocol", async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+      content: [{ type: "text", text: String(request.params.name) }],
+    }));
+    const seen: string[] = [];
+    const intercept = (message: { method?: string }) => {
+      seen.push(message.method ?? "response");
+      return message.method === "tools/call" && JSON.stringify(message).includes('"taken"');
+    };
+    await server.connect(withFastDispatch(serverSide, server, intercept as never));
+    const client = new Client({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    expect(hasFastDispatch(serverSide)).toBe(true);
+    expect(await client.callTool({ name: "passed" })).toEqual({
+      content: [{ type: "text", text: "passed" }],
+    });
+    // Taken: the Server never answers it, so the call waits until it is given up on.
+    const aborting = new AbortController();
+    const taken = client.callTool({ name: "taken" }, undefined, { signal: aborting.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    aborting.abort("taken by the intercept");
+    await expect(taken).rejects.toThrow();
+    expect(seen).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/call",
+      "tools/call",
+      "notifications/cancelled",
+    ]);
     await client.close();
   });
 

@@ -157,6 +157,16 @@ function hasOnmessageAccessor(transport: object): boolean {
   return false;
 }
 
+const dispatched = new WeakSet<Transport>();
+
+/**
+ * True when {@link withFastDispatch} took over the dispatch of `transport` (so an `intercept`
+ * given to it sees every message the transport hands over while its protocol is connected).
+ */
+export function hasFastDispatch(transport: Transport): boolean {
+  return dispatched.has(transport);
+}
+
 /**
  * Makes `protocol` (an SDK Client or Server, before it connects to `transport`) dispatch the
  * usual messages of `transport` without its zod classification: the SDK's Protocol runs up to
@@ -171,16 +181,24 @@ function hasOnmessageAccessor(transport: object): boolean {
  * is connected to another transport, the SDK's wrapper handles every message. A checked result response of a request the Protocol sent is settled
  * here as `_onresponse` would (see settleResult; its private maps of SDK 1.32, else
  * `_onresponse` itself); the request's result schema still parses the result, and the
- * Protocol's checks of a request (the task params parse) are unchanged.
+ * Protocol's checks of a request (the task params parse) are unchanged. `intercept`, when given,
+ * sees each message first (while `protocol` is connected to `transport`) and keeps it from the
+ * Protocol by returning true: the relay's call lane takes the answers to the calls it sent.
  */
-export function withFastDispatch<T extends Transport>(transport: T, protocol: Client | Server): T {
+export function withFastDispatch<T extends Transport>(
+  transport: T,
+  protocol: Client | Server,
+  intercept?: (message: JSONRPCMessage) => boolean,
+): T {
   const handlers = handlersOf(protocol);
   if (handlers === undefined || transport.onmessage !== undefined) return transport;
   if (hasOnmessageAccessor(transport)) return transport;
   const books = bookkeepingOf(protocol);
   let sdkHandler: Transport["onmessage"];
   const dispatch = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-    const kind = handlers.transport === transport ? classifyMessage(message) : undefined;
+    const connected = handlers.transport === transport;
+    if (connected && intercept?.(message) === true) return;
+    const kind = connected ? classifyMessage(message) : undefined;
     if (kind === "response") {
       const plain = message as unknown as Plain;
       const settled =
@@ -190,6 +208,7 @@ export function withFastDispatch<T extends Transport>(transport: T, protocol: Cl
     else if (kind === "notification") handlers._onnotification(message);
     else sdkHandler?.(message, extra);
   };
+  dispatched.add(transport);
   Object.defineProperty(transport, "onmessage", {
     configurable: true,
     enumerable: true,

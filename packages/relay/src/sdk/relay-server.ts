@@ -26,7 +26,9 @@ import { errorMessage } from "../error-message.js";
 import { keepReceivedJsonWhileUnchanged } from "../hooked-received-json.js";
 import type { ToolHooks } from "../relay-hooks.js";
 import type { UpstreamSyncState } from "../upstream-sync.js";
+import { type CallLane, createCallLane, type UpstreamPort } from "./call-lane.js";
 import { PASS_THROUGH_RESULT, requestAsSent } from "./protocol.js";
+import { asDownstreamError } from "./relay-errors.js";
 import type { DownstreamExtra } from "./types.js";
 
 /**
@@ -67,6 +69,19 @@ export interface RelayServerOptions {
   /** The downstream server's name and version; default the upstream's. */
   serverInfo?: Implementation;
   logger?: Logger;
+  /**
+   * Where the call lane reaches this connection's upstream (createRelay only): without it, or
+   * with `lane: false`, every tools/call goes through the relay server.
+   */
+  port?: UpstreamPort;
+  /** False turns the call lane off (default on when a port is given). */
+  lane?: boolean;
+}
+
+/** A relay server and, when it has one, its call lane (see createCallLane). */
+export interface Relay {
+  server: Server;
+  lane: CallLane | undefined;
 }
 
 type Routed = { method: string; params?: unknown };
@@ -86,6 +101,16 @@ type Routed = { method: string; params?: unknown };
  * through unbounded); an upstream tool named like the query tool fails tools/list.
  */
 export function createRelayServer(options: RelayServerOptions): Server {
+  return createRelay(options).server;
+}
+
+/**
+ * {@link createRelayServer}, plus the call lane when `options.port` is given: tools/call of
+ * forwarded tools answered below the SDK Protocol layers by the same adapter session
+ * (createCallLane). The caller hands the downstream's messages to `lane.takeDownstream` before
+ * the server's transport, and tells it when the downstream closes.
+ */
+export function createRelay(options: RelayServerOptions): Relay {
   const { upstream, bounded, syncState } = options;
   const logger = options.logger ?? SILENT_LOGGER;
   const requestOptions = options.requestOptions ?? UPSTREAM_REQUEST_OPTIONS;
@@ -253,7 +278,21 @@ export function createRelayServer(options: RelayServerOptions): Server {
       }
     };
   }
-  return server;
+  const port = options.port;
+  if (port === undefined || options.lane === false || options.sharedUpstream === true) {
+    return { server, lane: undefined };
+  }
+  const lane = createCallLane({
+    server,
+    upstream,
+    port,
+    session,
+    ownsTool: (name) => name === bounded.queryTool.name || options.hooks?.[name] !== undefined,
+    requestOptions,
+    logger,
+  });
+  port.lane = lane;
+  return { server, lane };
 }
 
 /** `{method, params}` of a JSON-RPC request or notification, without `jsonrpc` and `id`. */
@@ -292,17 +331,4 @@ function optionalInstructions(instructions: string | undefined): { instructions?
 function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
   const { tasks: _tasks, ...mirrored } = upstream ?? {};
   return { ...mirrored, tools: { ...mirrored.tools }, resources: { ...mirrored.resources } };
-}
-
-/**
- * An upstream error as the downstream should see it: the same code, message and data. McpError
- * prefixes its message with "MCP error <code>: ", which would otherwise be added again downstream.
- */
-function asDownstreamError(error: unknown): unknown {
-  if (!(error instanceof McpError)) return error;
-  const prefix = `MCP error ${error.code}: `;
-  const message = error.message.startsWith(prefix)
-    ? error.message.slice(prefix.length)
-    : error.message;
-  return Object.assign(new Error(message), { code: error.code, data: error.data });
 }
