@@ -8,6 +8,7 @@ import {
 import { FILTER_KEYS, FILTER_OPS } from "./filter.js";
 import { DEFAULT_LIMITS, QUERY_TOOL_NAME } from "./limits.js";
 import { findTooDeep } from "./nesting.js";
+import { parseCommonRequest } from "./parse-common-request.js";
 import { AGGREGATE_KEYS, METRIC_KEYS, METRIC_OPS, SORT_KEYS } from "./query-extensions.js";
 import {
   QUERY_REQUEST_KEYS,
@@ -373,6 +374,23 @@ function parseChecked(input: unknown): ParseQueryRequestResult {
  * read (a throwing getter, a revoked proxy) is reported as not an object of arguments.
  */
 export function parseQueryRequest(input: unknown): ParseQueryRequestResult {
+  try {
+    const argumentsValue = input === undefined ? {} : input;
+    // The shapes every later page of a view sends are checked by hand (no schema run, no
+    // structuredClone); everything else, and every error, goes through the schema.
+    const common = parseCommonRequest(argumentsValue);
+    if (common !== undefined) return { success: true, data: common };
+    return parseChecked(argumentsValue);
+  } catch {
+    return { success: false, error: notAnObjectError() };
+  }
+}
+
+/**
+ * parseQueryRequest without its hand-written check of the common shapes: the schema alone. For
+ * the tests that pin the two to the same outcomes; not exported by the package.
+ */
+export function parseQueryRequestBySchema(input: unknown): ParseQueryRequestResult {
   try {
     return parseChecked(input === undefined ? {} : input);
   } catch {

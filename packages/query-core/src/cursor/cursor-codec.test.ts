@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +16,65 @@ const ring = createKeyRing([
 ]);
 const view = { artifactId: "a".repeat(22), scopeHash: "scope-1", viewHash: "view-1" };
 const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** The MAC input as SPEC.md §7 frames it: each field as a 4-byte big-endian length and UTF-8. */
+function framedByHand(fields: string[]): Buffer {
+  return Buffer.concat(
+    fields.flatMap((field) => {
+      const text = Buffer.from(field, "utf8");
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(text.byteLength);
+      return [length, text];
+    }),
+  );
+}
+
+describe("the cursor MAC", () => {
+  it("is HMAC-SHA256 of the framed claims, as every replica computes it (property)", () => {
+    const secret = Buffer.alloc(32, 1);
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 30 }),
+        fc.string({ unit: "binary", maxLength: 20 }),
+        fc.string({ maxLength: 44 }),
+        fc.nat({ max: 2 ** 40 }),
+        fc.option(fc.nat({ max: 2 ** 34 }), { nil: undefined }),
+        (artifactId, scopeHash, viewHash, offset, position) => {
+          const claims = { artifactId, scopeHash, viewHash, offset };
+          const cursor = encodeCursor(
+            ring,
+            position === undefined ? claims : { ...claims, position },
+          );
+          const fields = [
+            "bounded-mcp/cursor",
+            position === undefined ? "1" : "2",
+            "current",
+            artifactId,
+            scopeHash,
+            viewHash,
+            String(offset),
+            ...(position === undefined ? [] : [String(position)]),
+          ];
+          const expected = createHmac("sha256", secret)
+            .update(framedByHand(fields))
+            .digest()
+            .subarray(0, CURSOR_MAC_BYTES);
+          const bytes = Buffer.from(cursor, "base64url");
+          expect(bytes.subarray(bytes.byteLength - CURSOR_MAC_BYTES)).toEqual(expected);
+          const decoded = decodeCursor(createKeyRing([{ kid: "current", secret }]), cursor, {
+            artifactId,
+            scopeHash,
+            viewHash,
+          });
+          expect(decoded).toEqual(
+            position === undefined ? { ok: true, offset } : { ok: true, offset, position },
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
 
 describe("encodeCursor / decodeCursor", () => {
   it("round-trips the offset for the view it was issued for", () => {

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { isFixedKeyRing, KEY_ID_PATTERN, type KeyRing } from "./key-ring.js";
+import { isFixedKeyRing, KEY_ID_PATTERN, type KeyRing, macOfParts } from "./key-ring.js";
 
 /** The first byte of every cursor; a new layout gets a new version. */
 export const CURSOR_VERSION = 1;
@@ -64,6 +64,34 @@ function expectationKey(claims: CursorExpectation): string {
   return `${claims.artifactId.length}:${claims.artifactId}${claims.scopeHash.length}:${claims.scopeHash}${claims.viewHash}`;
 }
 
+/**
+ * The expectation key of the claims last signed or checked: consecutive pages of one view carry
+ * the same artifact, scope and view, so the key is compared, not concatenated again.
+ */
+let lastExpectation: { readonly claims: CursorExpectation; readonly key: string } | null = null;
+
+function expectationOf(claims: CursorExpectation): string {
+  const last = lastExpectation;
+  if (
+    last !== null &&
+    last.claims.artifactId === claims.artifactId &&
+    last.claims.scopeHash === claims.scopeHash &&
+    last.claims.viewHash === claims.viewHash
+  ) {
+    return last.key;
+  }
+  const key = expectationKey(claims);
+  lastExpectation = {
+    claims: {
+      artifactId: claims.artifactId,
+      scopeHash: claims.scopeHash,
+      viewHash: claims.viewHash,
+    },
+    key,
+  };
+  return key;
+}
+
 function rememberIssued(ring: KeyRing, cursor: string, claims: CursorClaims): void {
   if (!isFixedKeyRing(ring)) return;
   let issued = issuedCursors.get(ring);
@@ -73,7 +101,7 @@ function rememberIssued(ring: KeyRing, cursor: string, claims: CursorClaims): vo
   }
   issued.delete(cursor);
   issued.set(cursor, {
-    claims: expectationKey(claims),
+    claims: expectationOf(claims),
     offset: claims.offset,
     position: claims.position,
   });
@@ -100,15 +128,16 @@ export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
   const kid = ring.signingKid;
   const mac = truncatedMac(ring, kid, claims);
   if (mac === null) throw new RangeError("the key ring cannot sign with its own signing kid");
-  const kidBytes = Buffer.from(kid, "latin1");
   const version = claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION;
-  const cursor = Buffer.concat([
-    Uint8Array.of(version, kidBytes.byteLength),
-    kidBytes,
-    encodeVarint(claims.offset),
-    ...(claims.position === undefined ? [] : [encodeVarint(claims.position)]),
-    mac,
-  ]).toString("base64url");
+  // One buffer: version, kid length, kid (latin1; a kid is ASCII), the varints, the MAC.
+  const bytes = Buffer.allocUnsafe(2 + kid.length + 2 * MAX_VARINT_BYTES + CURSOR_MAC_BYTES);
+  bytes[0] = version;
+  bytes[1] = kid.length;
+  let at = 2 + bytes.write(kid, 2, "latin1");
+  at = writeVarint(bytes, at, claims.offset);
+  if (claims.position !== undefined) at = writeVarint(bytes, at, claims.position);
+  at += mac.copy(bytes, at);
+  const cursor = bytes.toString("base64url", 0, at);
   if (cursor.length > MAX_CURSOR_CHARS) {
     throw new RangeError(
       `the cursor would be ${cursor.length} characters, over ${MAX_CURSOR_CHARS}`,
@@ -133,7 +162,7 @@ export function decodeCursor(
   expected: CursorExpectation,
 ): CursorDecodeResult {
   const issued = issuedCursors.get(ring)?.get(cursor);
-  if (issued !== undefined && issued.claims === expectationKey(expected)) {
+  if (issued !== undefined && issued.claims === expectationOf(expected)) {
     return issued.position === undefined
       ? { ok: true, offset: issued.offset }
       : { ok: true, offset: issued.offset, position: issued.position };
@@ -181,46 +210,89 @@ function parseCursor(cursor: string): ParsedCursor | null {
 }
 
 function truncatedMac(ring: KeyRing, kid: string, claims: CursorClaims): Buffer | null {
-  const full = ring.mac(kid, frameClaims(kid, claims));
+  const full = macOfParts(ring, kid, [framedPrefix(kid, claims), framedCounts(claims)]);
   return full === null ? null : full.subarray(0, CURSOR_MAC_BYTES);
 }
 
+/** Writes one framed field (4-byte big-endian length, then UTF-8) at `at`; returns the end. */
+function writeField(framed: Buffer, at: number, field: string): number {
+  const length = framed.write(field, at + 4, "utf8");
+  framed.writeUInt32BE(length, at);
+  return at + 4 + length;
+}
+
+function framedLength(fields: readonly string[]): number {
+  let size = 0;
+  for (const field of fields) size += 4 + Buffer.byteLength(field, "utf8");
+  return size;
+}
+
+function frame(fields: readonly string[]): Buffer {
+  const framed = Buffer.allocUnsafe(framedLength(fields));
+  let at = 0;
+  for (const field of fields) at = writeField(framed, at, field);
+  return framed;
+}
+
+/**
+ * The framed fields before the counts, which every page of one view shares, kept for the last
+ * PREFIX_LIMIT views (by version, kid and claims), so a page frames only its offset.
+ */
+const prefixes = new Map<string, Buffer>();
+const PREFIX_LIMIT = 256;
+
 /**
  * Length-prefixed framing (4-byte big-endian length, then UTF-8), so no two different claim
- * tuples share a MAC input however their strings are chosen.
+ * tuples share a MAC input however their strings are chosen: domain, version, kid, artifact id,
+ * scope hash, view hash (this part), then offset and position (framedCounts).
  */
-function frameClaims(kid: string, claims: CursorClaims): Buffer {
-  const fields = [
+function framedPrefix(kid: string, claims: CursorClaims): Buffer {
+  const version = String(
+    claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION,
+  );
+  const key = `${version}${kid.length}:${kid}${expectationOf(claims)}`;
+  const kept = prefixes.get(key);
+  if (kept !== undefined) return kept;
+  const framed = frame([
     MAC_DOMAIN,
-    String(claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION),
+    version,
     kid,
     claims.artifactId,
     claims.scopeHash,
     claims.viewHash,
-    String(claims.offset),
-  ];
-  if (claims.position !== undefined) fields.push(String(claims.position));
-  let size = 0;
-  for (const field of fields) size += 4 + Buffer.byteLength(field, "utf8");
+  ]);
+  prefixes.set(key, framed);
+  if (prefixes.size > PREFIX_LIMIT) prefixes.delete(prefixes.keys().next().value as string);
+  return framed;
+}
+
+/** The framed offset, and the position when there is one (the end of the MAC input). */
+function framedCounts(claims: CursorClaims): Buffer {
+  // Decimal digits are ASCII: one byte a character.
+  const offset = String(claims.offset);
+  const position = claims.position === undefined ? "" : String(claims.position);
+  const size = 4 + offset.length + (claims.position === undefined ? 0 : 4 + position.length);
   const framed = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const field of fields) {
-    const length = framed.write(field, at + 4, "utf8");
-    framed.writeUInt32BE(length, at);
-    at += 4 + length;
+  framed.writeUInt32BE(offset.length, 0);
+  framed.write(offset, 4, "latin1");
+  if (claims.position !== undefined) {
+    framed.writeUInt32BE(position.length, 4 + offset.length);
+    framed.write(position, 8 + offset.length, "latin1");
   }
   return framed;
 }
 
-function encodeVarint(value: number): Buffer {
-  const bytes: number[] = [];
+/** Writes `value` as unsigned LEB128 at `at`; returns the end. */
+function writeVarint(bytes: Buffer, at: number, value: number): number {
   let rest = value;
+  let end = at;
   while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
+    bytes[end] = (rest % 0x80) | 0x80;
+    end += 1;
     rest = Math.floor(rest / 0x80);
   }
-  bytes.push(rest);
-  return Buffer.from(bytes);
+  bytes[end] = rest;
+  return end + 1;
 }
 
 /** Reads a minimal (canonical) unsigned LEB128 value; null for a non-minimal or overlong one. */

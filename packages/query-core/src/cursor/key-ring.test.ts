@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createKeyRing, KeyRingError, parseKeyRing } from "./key-ring.js";
+import { createKeyRing, type KeyRing, KeyRingError, macOfParts, parseKeyRing } from "./key-ring.js";
 
 const SECRET_A = Buffer.alloc(32, 1);
 const SECRET_B = Buffer.alloc(40, 2);
@@ -28,6 +29,43 @@ describe("createKeyRing", () => {
     expect(ring.mac("new", Buffer.from("data"))).toEqual(
       createHmac("sha256", SECRET_A).update("data").digest(),
     );
+  });
+
+  it("gives HMAC-SHA256 for any secret length and data, whole or in parts (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 150 }),
+        fc.array(fc.uint8Array({ maxLength: 90 }), { maxLength: 4 }),
+        (secret, parts) => {
+          const ring = createKeyRing([{ kid: "k", secret }]);
+          const whole = Buffer.concat(parts);
+          const expected = createHmac("sha256", secret).update(whole).digest();
+          expect(ring.mac("k", whole)).toEqual(expected);
+          expect(ring.mac("k", whole.toString("latin1"))).toEqual(
+            createHmac("sha256", secret).update(whole.toString("latin1")).digest(),
+          );
+          expect(macOfParts(ring, "k", parts)).toEqual(expected);
+          expect(macOfParts(ring, "missing", parts)).toBeNull();
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("asks a ring built elsewhere for the MAC of the parts concatenated", () => {
+    const seen: string[] = [];
+    const other: KeyRing = {
+      signingKid: "x",
+      kids: ["x"],
+      mac: (kid, data) => {
+        seen.push(`${kid}:${Buffer.from(data).toString()}`);
+        return Buffer.alloc(32, 9);
+      },
+    };
+    expect(macOfParts(other, "x", [Buffer.from("ab"), Buffer.from("cd")])).toEqual(
+      Buffer.alloc(32, 9),
+    );
+    expect(seen).toEqual(["x:abcd"]);
   });
 
   it("returns null as the MAC of an unknown kid", () => {

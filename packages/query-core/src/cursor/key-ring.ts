@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, type KeyObject } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { BoundedMcpError } from "@bounded-mcp/contract";
 
 /** A key id: 1..16 url-safe characters, so that it fits inside a 64-character cursor. */
@@ -42,8 +42,52 @@ export interface KeyRingEntry {
   secret: Uint8Array;
 }
 
-/** The rings createKeyRing built (isFixedKeyRing). */
-const fixedRings = new WeakSet<KeyRing>();
+/** The rings createKeyRing built (isFixedKeyRing), with their HMAC keys by kid. */
+const fixedRings = new WeakMap<KeyRing, ReadonlyMap<string, HmacKey>>();
+
+/** SHA-256's block: HMAC pads the key to it (RFC 2104). */
+const BLOCK_BYTES = 64;
+const DIGEST_BYTES = 32;
+
+/**
+ * One key ready for HMAC-SHA256 (RFC 2104): the key XOR the inner pad and XOR the outer pad,
+ * so a MAC is two one-shot SHA-256 calls, without an Hmac object or a KeyObject per MAC.
+ */
+interface HmacKey {
+  readonly inner: Buffer;
+  readonly outer: Buffer;
+}
+
+function hmacKeyOf(secret: Uint8Array): HmacKey {
+  const block = Buffer.alloc(BLOCK_BYTES);
+  if (secret.byteLength > BLOCK_BYTES) hash("sha256", secret, "buffer").copy(block);
+  else block.set(secret);
+  const inner = Buffer.allocUnsafe(BLOCK_BYTES);
+  const outer = Buffer.allocUnsafe(BLOCK_BYTES);
+  for (let index = 0; index < BLOCK_BYTES; index += 1) {
+    inner[index] = (block[index] as number) ^ 0x36;
+    outer[index] = (block[index] as number) ^ 0x5c;
+  }
+  block.fill(0);
+  return { inner, outer };
+}
+
+/** HMAC-SHA256 of `parts` (concatenated) under `key`: sha256(outer ++ sha256(inner ++ parts)). */
+function hmacOf(key: HmacKey, parts: readonly Uint8Array[]): Buffer {
+  let size = BLOCK_BYTES;
+  for (const part of parts) size += part.byteLength;
+  const message = Buffer.allocUnsafe(size);
+  key.inner.copy(message, 0);
+  let at = BLOCK_BYTES;
+  for (const part of parts) {
+    message.set(part, at);
+    at += part.byteLength;
+  }
+  const outer = Buffer.allocUnsafe(BLOCK_BYTES + DIGEST_BYTES);
+  key.outer.copy(outer, 0);
+  hash("sha256", message, "buffer").copy(outer, BLOCK_BYTES);
+  return hash("sha256", outer, "buffer");
+}
 
 /**
  * Builds a key ring from secrets. The first key signs, all verify. Throws KeyRingError for an
@@ -51,7 +95,7 @@ const fixedRings = new WeakSet<KeyRing>();
  */
 export function createKeyRing(keys: readonly KeyRingEntry[]): KeyRing {
   if (keys.length === 0) throw new KeyRingError("a key ring needs at least one key");
-  const byKid = new Map<string, KeyObject>();
+  const byKid = new Map<string, HmacKey>();
   for (const [index, entry] of keys.entries()) {
     if (!(entry.secret instanceof Uint8Array) || entry.secret.byteLength < MIN_SECRET_BYTES) {
       throw new KeyRingError(
@@ -63,7 +107,7 @@ export function createKeyRing(keys: readonly KeyRingEntry[]): KeyRing {
       throw new KeyRingError(`key ${index + 1}: a kid is 1..16 characters of [A-Za-z0-9_-]`);
     }
     if (byKid.has(kid)) throw new KeyRingError(`key ${index + 1}: duplicate kid "${kid}"`);
-    byKid.set(kid, createSecretKey(Buffer.from(entry.secret)));
+    byKid.set(kid, hmacKeyOf(entry.secret));
   }
   const kids = Object.freeze([...byKid.keys()]);
   const ring: KeyRing = Object.freeze({
@@ -71,11 +115,29 @@ export function createKeyRing(keys: readonly KeyRingEntry[]): KeyRing {
     kids,
     mac(kid: string, data: string | Uint8Array): Buffer | null {
       const key = byKid.get(kid);
-      return key === undefined ? null : createHmac("sha256", key).update(data).digest();
+      if (key === undefined) return null;
+      return hmacOf(key, [typeof data === "string" ? Buffer.from(data, "utf8") : data]);
     },
   });
-  fixedRings.add(ring);
+  fixedRings.set(ring, byKid);
   return ring;
+}
+
+/**
+ * The full HMAC-SHA256 under `kid` of `parts` concatenated, what `ring.mac(kid, concatenation)`
+ * gives, without concatenating them first when createKeyRing built the ring (the cursor codec
+ * signs a framed prefix it keeps per view plus the page's offset). Null for an unknown kid.
+ * Internal to query-core.
+ */
+export function macOfParts(
+  ring: KeyRing,
+  kid: string,
+  parts: readonly Uint8Array[],
+): Buffer | null {
+  const keys = fixedRings.get(ring);
+  if (keys === undefined) return ring.mac(kid, Buffer.concat(parts));
+  const key = keys.get(kid);
+  return key === undefined ? null : hmacOf(key, parts);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { QueryResultSchema } from "@bounded-mcp/contract";
 import { describe, expect, it } from "vitest";
-import { buildPage, type PageSpec } from "./page-result.js";
+import { buildPage, type PageSpec, pageText, withElementByElementPages } from "./page-result.js";
 
 // The work_limit hook of SPEC.md §9 rule 6, for a scan that stops before it is done.
 
@@ -73,5 +73,43 @@ describe("buildPage: work_limit", () => {
       ).responseMeta.truncationReason,
     ];
     expect(reasons).toEqual(["work_limit", "match_limit", "item_size_limit"]);
+  });
+});
+
+describe("buildPage: a page serialized as one array", () => {
+  const pageOf = (values: unknown[], inlineBytes = 32_768) =>
+    spec({
+      total: values.length,
+      limit: values.length,
+      elementAt: (index) => ({ value: values[index], pointer: `/${index}` }),
+      matchLimited: false,
+      inlineBytes,
+    });
+  const both = (values: unknown[], inlineBytes?: number) => {
+    const once = buildPage(pageOf(values, inlineBytes));
+    const alone = withElementByElementPages(() => buildPage(pageOf(values, inlineBytes)));
+    return { once, alone, text: pageText(once)?.text };
+  };
+
+  it("answers small pages as the element-by-element cut does, with the text of the result", () => {
+    const { once, alone, text } = both([{ a: 1 }, "é😀", [1, [2]], null, 5]);
+    expect(once).toEqual(alone);
+    expect(text).toBe(JSON.stringify(once));
+    expect(once.responseMeta.serializedBytes).toBe(Buffer.byteLength(text as string));
+  });
+
+  it("leaves elements without a text of their own, and pages that pass the budget, to the cut", () => {
+    for (const values of [
+      [{ a: 1 }, undefined, { b: 2 }],
+      [{ a: 1 }, () => 1, { b: 2 }],
+      [{ a: 1 }, Symbol("s"), { b: 2 }],
+    ]) {
+      const { once, alone } = both(values);
+      expect(JSON.stringify(once)).toBe(JSON.stringify(alone));
+    }
+    const large = [{ a: 1 }, { b: "x".repeat(3_000) }, { c: 3 }];
+    const { once, alone } = both(large, 2_000);
+    expect(once).toEqual(alone);
+    expect(once.responseMeta.returnedCount).toBe(1);
   });
 });

@@ -56,8 +56,15 @@ export interface PageSpec {
   filtersApplied?: FilterApplied[];
   /** aggregate: items that formed no group. */
   aggregateSkipped?: number;
-  /** Counts fields over the returned page's elements (indices offset..offset+n-1). */
-  countFields?: (first: number, count: number) => Record<string, number>;
+  /**
+   * Counts fields over the returned page's elements (indices offset..offset+n-1); `projected`,
+   * when given, holds those elements' values exactly as elementAt gave them (none compacted).
+   */
+  countFields?: (
+    first: number,
+    count: number,
+    projected?: readonly unknown[],
+  ) => Record<string, number>;
   normalizedFields?: Record<string, string>;
   inferredResponsePath?: string;
   sourceTruncated: boolean;
@@ -89,6 +96,11 @@ interface Draft {
    * instead of serializing the page again; null once a value was put without its text.
    */
   texts: string[] | null;
+  /**
+   * The page's elements serialized as one array (`[a,b]`), when gatherPage wrote them so; the
+   * answer's text is spliced from it instead of from `texts` (then empty).
+   */
+  arrayText?: string | undefined;
   /** ExactNumbers the texts write. */
   exactCount: number;
   /** Bytes of the page's elements as serialized, separators included. */
@@ -163,7 +175,9 @@ function buildMeta(
   if (spec.filtersApplied !== undefined) meta.filtersApplied = spec.filtersApplied;
   if (spec.aggregateSkipped !== undefined) meta.aggregateSkipped = spec.aggregateSkipped;
   if (spec.countFields !== undefined) {
-    const counts = spec.countFields(spec.offset, placeholder ? 0 : returned);
+    const counts = placeholder
+      ? spec.countFields(spec.offset, 0)
+      : spec.countFields(spec.offset, returned, draft.compacted ? undefined : draft.values);
     if (placeholder) for (const key of Object.keys(counts)) counts[key] = spec.limit;
     meta.fieldsResolved = counts;
   }
@@ -313,7 +327,7 @@ function splicedFinish(
   meta.serializedBytes = bytes;
   const text =
     shellText.slice(0, pageAt) +
-    `[${texts.join(",")}]` +
+    (draft.arrayText ?? `[${texts.join(",")}]`) +
     shellText.slice(pageAt + PAGE_SLOT_TEXT.length, bytesAt) +
     String(bytes) +
     shellText.slice(bytesAt + BYTES_SLOT_TEXT.length);
@@ -357,20 +371,30 @@ interface Gathered {
 }
 
 /**
- * Reads and measures an array page's candidates one by one (each serialized once, as the cut
- * below measures them) and stops at the first without a text (undefined, nested too deep) or
- * once they pass inlineBytes, where they cannot all fit: so a page of large items serializes at
- * most one item beyond the budget, as the cut does. When all were measured they go into `draft`.
+ * Reads and measures an array page's candidates and stops at the first without a text
+ * (undefined, nested too deep) or once they pass inlineBytes, where they cannot all fit. The
+ * first is serialized alone; when it says the page is small (the page at that size would take
+ * at most half the budget), the page is serialized once as one array (gatherWhole), else each
+ * candidate alone, so a page of large items serializes at most one item beyond the budget, as
+ * the cut does. When all were measured they go into `draft`.
  */
 function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered {
   const gathered: Gathered = { elements: [], measures: [], whole: false };
-  let used = 0;
-  for (let position = 0; position < spec.limit; position += 1) {
-    const element = position === 0 ? first : spec.elementAt(spec.offset + position);
+  const sample = measureElement(spec.layout, first);
+  gathered.elements.push(first);
+  gathered.measures.push(sample);
+  if (sample.text === undefined || sample.bytes > spec.inlineBytes) return gathered;
+  if (spec.limit > 1 && (sample.bytes + 1) * spec.limit * 2 <= spec.inlineBytes) {
+    if (gatherWhole(spec, gathered, draft)) return gathered;
+    if (gathered.elements.length === spec.limit) return gathered;
+  }
+  let used = sample.bytes;
+  for (let position = gathered.measures.length; position < spec.limit; position += 1) {
+    const element = gathered.elements[position] ?? spec.elementAt(spec.offset + position);
     const measured = measureElement(spec.layout, element);
-    gathered.elements.push(element);
+    if (position >= gathered.elements.length) gathered.elements.push(element);
     gathered.measures.push(measured);
-    used += measured.bytes + (position === 0 ? 0 : 1);
+    used += measured.bytes + 1;
     if (measured.text === undefined || used > spec.inlineBytes) return gathered;
   }
   const texts: string[] = [];
@@ -387,10 +411,50 @@ function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered 
   return gathered;
 }
 
+/**
+ * Reads the rest of the page's candidates and serializes all of them as one array: one string
+ * instead of one per element and a join (the array's text is its elements' texts joined by
+ * commas). Declines (false; the candidates read stay in `gathered.elements`, the caller
+ * measures them one by one) when a candidate has no text of its own (undefined, a function or
+ * a symbol, which an array writes as null), the array is nested too deep, or the page passes
+ * inlineBytes, where it cannot fit.
+ */
+function gatherWhole(spec: PageSpec, gathered: Gathered, draft: Draft): boolean {
+  const values = new Array<unknown>(spec.limit);
+  values[0] = (gathered.elements[0] as PageElement).value;
+  for (let position = 1; position < spec.limit; position += 1) {
+    const element = spec.elementAt(spec.offset + position);
+    gathered.elements.push(element);
+    const value = element.value;
+    if (value === undefined || typeof value === "function" || typeof value === "symbol") {
+      return false;
+    }
+    values[position] = value;
+  }
+  let written: ExactText | undefined;
+  try {
+    written = stringifyExact(values);
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+  if (written === undefined) return false;
+  const used = utf8Length(written.text) - 2;
+  if (used > spec.inlineBytes) return false;
+  draft.values = values;
+  draft.used = used;
+  draft.texts = [];
+  draft.arrayText = written.text;
+  draft.exactCount = written.count;
+  gathered.whole = true;
+  return true;
+}
+
 function emptyDraft(draft: Draft): void {
   draft.values = [];
   draft.used = 0;
   draft.texts = [];
+  draft.arrayText = undefined;
   draft.exactCount = 0;
 }
 
@@ -430,15 +494,21 @@ export function buildPage(spec: PageSpec): QueryResult {
   measuredExactNumbers(true);
   const baseWarnings = [...spec.warnings];
   const first = spec.limit > 0 ? spec.elementAt(spec.offset) : null;
-  const reserved: Draft = {
-    values: [],
-    keys: [],
-    texts: null,
-    exactCount: 0,
-    used: 0,
-    compacted: false,
-    warnings:
-      first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
+  // The shell of a compacted page, with the compaction warning: made only when an element is
+  // compacted (most pages never need it).
+  let compactedShell: Draft | undefined;
+  const reserved = (): Draft => {
+    compactedShell ??= {
+      values: [],
+      keys: [],
+      texts: null,
+      exactCount: 0,
+      used: 0,
+      compacted: false,
+      warnings:
+        first === null ? baseWarnings : [...baseWarnings, compactionWarning(spec, first.pointer)],
+    };
+    return compactedShell;
   };
   const draft: Draft = {
     values: [],
@@ -495,14 +565,14 @@ export function buildPage(spec: PageSpec): QueryResult {
     }
     if (position === 0) {
       const keyBytes = element.key === undefined ? 0 : utf8Length(JSON.stringify(element.key)) + 1;
-      const room = spec.inlineBytes - skeletonOf(reserved) - keyBytes;
+      const room = spec.inlineBytes - skeletonOf(reserved()) - keyBytes;
       const compacted = compactPreview(element.value, Math.max(0, room));
       draft.values.push(compacted);
       if (element.key !== undefined) draft.keys.push(element.key);
       draft.used = keyBytes + jsonBytes(compacted);
       draft.texts = null;
       draft.compacted = true;
-      draft.warnings = reserved.warnings;
+      draft.warnings = reserved().warnings;
     }
     break;
   }
@@ -533,7 +603,7 @@ export function buildPage(spec: PageSpec): QueryResult {
       draft.used = keyBytes + compactedBytes;
       if (!draft.compacted) {
         draft.compacted = true;
-        draft.warnings = reserved.warnings;
+        draft.warnings = reserved().warnings;
       }
       // The tiny marker cannot shrink further: stop (the metadata alone is then over budget).
       if (compactedBytes >= current) {

@@ -1,9 +1,14 @@
-import { ContractError, metricLabel, type QueryRequest } from "@bounded-mcp/contract";
+import {
+  ContractError,
+  type ExtensionName,
+  metricLabel,
+  type QueryRequest,
+} from "@bounded-mcp/contract";
 import { escapePointerToken, formatPointer } from "../pointer/pointer.js";
 import { keysOf } from "../preview/estimate-bytes.js";
 import { inChunks, type Work } from "../schedule/work.js";
-import { arrayBytes, OBJECT_BYTES } from "../views/view-bytes.js";
-import { entriesKey, type ViewSlot } from "../views/view-slot.js";
+import { arrayBytes, OBJECT_BYTES, stringBytes } from "../views/view-bytes.js";
+import { entriesKey, planKey, type ViewSlot } from "../views/view-slot.js";
 import type { CompiledAggregate } from "./aggregate-rows.js";
 import {
   type CompiledPath,
@@ -19,6 +24,7 @@ import {
   type CompiledSortKey,
   compileAggregate,
   compileSort,
+  extensionsUsed,
   mapAggregatePaths,
 } from "./extensions.js";
 import { type CompiledFilter, compileFilters, filterPaths, mapFilterPaths } from "./filters.js";
@@ -441,4 +447,69 @@ export function* planCollection(
       expected: "a responsePath that selects an array or an object",
     },
   });
+}
+
+/** A plan kept for its view, with what planning added to the notes. */
+interface KeptPlan {
+  readonly plan: CollectionPlan;
+  /** The §9 extensions the request uses (extensionsUsed). */
+  readonly extensions: ExtensionName[];
+  readonly warnings: readonly string[];
+  readonly inferredResponsePath: string | undefined;
+  readonly normalizedFields: Record<string, string> | undefined;
+}
+
+/** Bytes of a kept plan: its objects and closures, and per compiled path its label and tokens. */
+function planBytes(kept: KeptPlan): number {
+  const plan = kept.plan;
+  const paths =
+    plan.kind === "single"
+      ? plan.fields
+      : [...(plan.fields ?? []), ...(plan.filters ?? []).flatMap(filterPaths)];
+  let bytes = OBJECT_BYTES * 8;
+  for (const path of paths) {
+    bytes += OBJECT_BYTES * 4 + stringBytes(path.label) * 2 + arrayBytes(path.tokens.length);
+  }
+  for (const warning of kept.warnings) bytes += stringBytes(warning);
+  return bytes;
+}
+
+/**
+ * planCollection once per view, with the request's extensionsUsed: with a slot in the view cache
+ * (`views`) the plan is kept under the view's hash, with those names and the notes planning added (warnings, inferredResponsePath,
+ * normalizedFields), and a later page of the same view (same document, same arguments but the
+ * cursor) takes it instead of compiling its paths and inferring its collection again. The same
+ * view of the same document plans the same way, so the kept plan is the plan it would make. A
+ * request that fails planning keeps nothing. Without a slot this is planCollection.
+ */
+export function* planCollectionOnce(
+  request: QueryRequest,
+  selection: SelectedValue,
+  notes: PlanNotes,
+  views: ViewSlot | null,
+): Work<Pick<KeptPlan, "plan" | "extensions">> {
+  const key = views === null ? null : planKey(views);
+  const found = key === null ? undefined : (views?.get(key) as KeptPlan | undefined);
+  if (found !== undefined) {
+    notes.warnings.push(...found.warnings);
+    if (found.inferredResponsePath !== undefined) {
+      notes.inferredResponsePath = found.inferredResponsePath;
+    }
+    if (found.normalizedFields !== undefined) notes.normalizedFields = found.normalizedFields;
+    return found;
+  }
+  const before = notes.warnings.length;
+  const plan = yield* planCollection(request, selection, notes, views);
+  const extensions = extensionsUsed(request);
+  if (key !== null && views !== null) {
+    const kept: KeptPlan = {
+      plan,
+      extensions,
+      warnings: notes.warnings.slice(before),
+      inferredResponsePath: notes.inferredResponsePath,
+      normalizedFields: notes.normalizedFields,
+    };
+    views.set(key, kept, planBytes(kept));
+  }
+  return { plan, extensions };
 }

@@ -5,7 +5,7 @@ import {
   type QueryResult,
   type QueryToolOutput,
 } from "@bounded-mcp/contract";
-import { decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
+import { type CursorClaims, decodeCursor, encodeCursor } from "../cursor/cursor-codec.js";
 import { runInSlices, runToEnd, type SliceOptions, type Work } from "../schedule/work.js";
 import { arrayBytes, OBJECT_BYTES, stringBytes } from "../views/view-bytes.js";
 import { jsonPathKey, type ViewSlot, viewSlotOf } from "../views/view-slot.js";
@@ -21,7 +21,7 @@ import {
   pageSingle,
 } from "./page-selection.js";
 import { pageTextSearch, type SearchResume } from "./page-text-search.js";
-import { type PlanNotes, planCollection } from "./plan-collection.js";
+import { type PlanNotes, planCollectionOnce } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import { type SelectedValue, selectResponsePath } from "./select-path.js";
 import { computeViewHash } from "./view-hash.js";
@@ -121,24 +121,32 @@ function* answer(
       "The stored payload says itself that it is partial (sourceTruncated): counts cover what was stored.",
     );
   }
+  const planned =
+    request.describe !== true &&
+    request.textSearch === undefined &&
+    rows === null &&
+    !isPlainPageRequest(request);
   const base: PageBase = {
     artifactId: request.artifactId,
     responsePath: selection.responsePath,
     inlineBytes: Math.min(context.limits.inlineBytes, context.limits.hardBytes),
     sourceTruncated: context.sourceTruncated,
-    nextCursor: (next, position) =>
-      encodeCursor(context.keyRing, {
+    nextCursor: (next, position) => {
+      const claims: CursorClaims = {
         artifactId: request.artifactId,
         scopeHash: context.scopeHash,
         viewHash,
         offset: next,
-        ...(position === undefined ? {} : { position }),
-      }),
+      };
+      if (position !== undefined) claims.position = position;
+      return encodeCursor(context.keyRing, claims);
+    },
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
     views,
-    extensions: extensionsUsed(request),
+    // A planned request takes them from its plan, kept with the view (planCollectionOnce).
+    extensions: planned ? [] : extensionsUsed(request),
   };
   if (rows !== null && rows.length === 0) {
     warnings.push(emptyJsonPathWarning(request.jsonPath as string));
@@ -168,7 +176,8 @@ function* answer(
     );
   }
   if (isPlainPageRequest(request)) return yield* pagePlain(selection, base, notes);
-  const plan = yield* planCollection(request, selection, notes, views);
+  const { plan, extensions } = yield* planCollectionOnce(request, selection, notes, views);
+  base.extensions = extensions;
   if (plan.kind === "single")
     return pageSingle(plan.object, plan.fields, base, notes, selection.pointer);
   return yield* pageCollection(

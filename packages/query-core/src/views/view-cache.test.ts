@@ -118,12 +118,36 @@ describe("runQuery with a view cache", () => {
       { ...input, cursor: first.result.responseMeta.nextCursor },
       { viewCache: cache },
     );
-    // The page itself: projecting and counting `id` on its 10 items reads each twice (the check
-    // that the fields resolve somewhere was kept with the view).
-    expect(reads() - before).toBe(20);
+    // The page itself: projecting `id` on its 10 items reads each once (fieldsResolved counts
+    // the projected records; the check that the fields resolve somewhere was kept with the view).
+    expect(reads() - before).toBe(10);
     expect(second.result.responseMeta.totalCount).toBe(500);
     expect(second.result).toEqual(pageThrough(items, input, undefined).second.result);
-    expect(cache.size).toBe(1);
+    // The view's stages and its plan (compiled paths), each kept once.
+    expect(cache.size).toBe(2);
+  });
+
+  it("replays a kept plan's notes on a later page: inferred collection, normalized fields, warning", () => {
+    const document = {
+      nodes: Array.from({ length: 30 }, (_, index) => ({ id: `n${index}`, odd: index % 2 })),
+    };
+    const input = {
+      fields: ["/nodes/id"],
+      filters: [{ path: "/nodes/odd", value: 1 }],
+      pageSize: 4,
+    };
+    const cache = createViewCache();
+    const cached = pageThrough(document, input, cache);
+    const plain = pageThrough(document, input, undefined);
+    expect(cached.second.result).toEqual(plain.second.result);
+    const meta = cached.second.result.responseMeta;
+    expect([meta.inferredResponsePath, meta.normalizedFields, meta.totalCount]).toEqual([
+      "/nodes",
+      { "/nodes/id": "/id", "/nodes/odd": "/odd" },
+      15,
+    ]);
+    expect(meta.warning.match(/repeated the collection prefix/g)).toHaveLength(1);
+    expect(cache.size).toBe(2);
   });
 
   it("answers a later page of objectMode entries without reading the object again", () => {

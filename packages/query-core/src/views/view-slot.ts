@@ -34,6 +34,11 @@ export function viewKey(slot: ViewSlot): string {
   return `view\u0000${slot.viewHash}`;
 }
 
+/** The cache key of the view's plan (compiled paths, the collection it pages, planning notes). */
+export function planKey(slot: ViewSlot): string {
+  return `plan\u0000${slot.viewHash}`;
+}
+
 /** The cache key of the entry list (values in key order) of the object at `pointer`. */
 export function entriesKey(pointer: string): string {
   return `entries\u0000${pointer}`;
