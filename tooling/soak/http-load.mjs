@@ -37,6 +37,13 @@ function random(seed) {
   };
 }
 
+/** CPU time (user + system) the process used so far, in seconds (/proc/<pid>/stat, 100 Hz). */
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssKiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const read = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
@@ -303,7 +310,7 @@ export async function runHttpLoad({ clients = 50, seconds = 60, seed = 1, warmUp
   }, 10_000);
   const endWarmUp = () => {
     if (warm !== null) return;
-    warm = rssKiB(proxy.child.pid);
+    warm = { ...rssKiB(proxy.child.pid), cpu: cpuSeconds(proxy.child.pid) };
     warmAt = (Date.now() - started) / 1_000;
     countedFrom = { ...stats, queryErrors: { ...stats.queryErrors } };
     phase.deadline = Date.now() + seconds * 1_000;
@@ -343,7 +350,7 @@ export async function runHttpLoad({ clients = 50, seconds = 60, seed = 1, warmUp
         );
       }),
     );
-    const end = rssKiB(proxy.child.pid);
+    const end = { ...rssKiB(proxy.child.pid), cpu: cpuSeconds(proxy.child.pid) };
     const mib = (kib) => (kib === null ? null : +(kib / 1024).toFixed(1));
     return {
       clients,
@@ -355,6 +362,7 @@ export async function runHttpLoad({ clients = 50, seconds = 60, seed = 1, warmUp
       countedQueries: stats.queries - (countedFrom?.queries ?? 0),
       rssAfterWarmUpMiB: mib(warm?.rss ?? null),
       rssAt10sMiB: mib(at10s?.rss ?? null),
+      countedProxyCpuSeconds: warm === null ? null : +(end.cpu - warm.cpu).toFixed(2),
       rssAtEndMiB: +(end.rss / 1024).toFixed(1),
       peakRssMiB: +(end.hwm / 1024).toFixed(1),
       rssEvery10sMiB: timeline,

@@ -95,12 +95,22 @@ export function isLoopbackHost(host: string): boolean {
   return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
+function isInitialize(message: unknown): boolean {
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { method?: unknown }).method === "initialize" &&
+    isInitializeRequest(message)
+  );
+}
+
 function isInitializeBody(body: unknown): boolean {
-  return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+  return Array.isArray(body) ? body.some(isInitialize) : isInitialize(body);
 }
 
 /**
- * Serves the relay over streamable HTTP. Stateful (default): each downstream session gets its
+ * Serves the relay over streamable HTTP (NodeHttpServerTransport, one per session or, stateless,
+ * per request). Stateful (default): each downstream session gets its
  * own relay and upstream connection, so client identity, log level and subscriptions stay per
  * client; at most `maxSessions` (503 beyond), closed after `idleTimeoutMs` without requests; a
  * session belongs to the principal that created it. Stateless: one upstream shared by every

@@ -229,7 +229,11 @@ export class NodeHttpServerTransport implements Transport {
     if (messages === null) {
       return this.#fail(response, 400, -32700, "Parse error: Invalid JSON-RPC message");
     }
-    const initializing = messages.some(isInitializeRequest);
+    // The method first: the SDK's isInitializeRequest is a zod parse, costly when it fails.
+    const initializing = messages.some(
+      (message) =>
+        "method" in message && message.method === "initialize" && isInitializeRequest(message),
+    );
     if (initializing) {
       if (this.#initialized && this.sessionId !== undefined) {
         return this.#fail(response, 400, -32600, "Invalid Request: Server already initialized");
