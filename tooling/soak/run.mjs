@@ -46,6 +46,7 @@ if (!process.argv.includes("--fuzz-only")) {
     clients: option("clients", 50),
     seconds: option("seconds", 60),
     seed: option("seed", Date.now() % 1_000_000),
+    warmUp: process.argv.includes("--fixed-warm-up") ? "fixed" : "full",
   });
   report.load = load;
   failed ||=

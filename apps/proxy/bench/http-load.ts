@@ -12,10 +12,19 @@
 //    the proxy's RSS (VmRSS) after the warm-up and at the end, its peak (VmHWM), and the CPU
 //    time per request of the proxy process and of this one (the clients) beside the engine's CPU
 //    per query: on a shared machine req/s follows the load, CPU per request much less.
+// 3. The floor (system `floor`): floor-server.mjs, a bare node:http server in its own process
+//    answering the same engine call (read the body, JSON.parse, runToolCall, JSON.stringify),
+//    driven by `clients` plain node:http clients (keep-alive, one connection each); and the
+//    proxy driven by the same plain clients (system `raw`: initialize, then tools/call bodies
+//    with the session id and protocol version headers, answers read as JSON or SSE). The SDK
+//    clients (system `sdk`, the target's figure) cost more CPU per request than either server,
+//    and on a 2-core machine they share the cores with it: raw vs floor is the proxy's own cost.
 // Prints one table per round and the medians (with min-max) over the rounds, and `uptime`.
+// `--systems sdk,raw,floor` picks what runs (default all three).
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,11 +35,12 @@ import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { createBoundedMcp, type SessionExtra } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadDocumentText, loadQueries } from "./load-document.mjs";
 
 const PROXY_CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const UPSTREAM = fileURLToPath(new URL("./load-upstream.mjs", import.meta.url));
+const FLOOR = fileURLToPath(new URL("./floor-server.mjs", import.meta.url));
 const TOKEN = "http-load-bench-token";
 
 function option(name: string, fallback: string): string {
@@ -43,6 +53,9 @@ const SECONDS = Number(option("seconds", "60"));
 const WARMUP = Number(option("warmup", "10"));
 const ROUNDS = Number(option("rounds", "3"));
 const VARIANTS = option("variants", "base").split(",");
+const SYSTEMS = option("systems", "sdk,raw,floor").split(",");
+/** `--before <cli.js>`: also run the SDK clients against another build (e.g. main's), same round. */
+const BEFORE_CLI = option("before", "");
 
 interface Sample {
   reqPerSec: number;
@@ -138,45 +151,48 @@ async function engineRate(seconds: number): Promise<{ rate: number; cpuMsPerQuer
   }
 }
 
-async function startProxy(
-  flags: string[],
-  tokensFile: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...flags,
-      PROXY_CLI,
-      "--listen",
-      "http://127.0.0.1:0/mcp",
-      "--auth-tokens",
-      tokensFile,
-      "--store",
-      "memory",
-      "--max-sessions",
-      String(CLIENTS * 2 + 8),
-      "--max-sessions-per-principal",
-      String(CLIENTS + 4),
-      "--log-level",
-      "warn",
-      "--",
-      process.execPath,
-      UPSTREAM,
-      String(MEBIBYTES),
-    ],
-    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "warn" } },
-  );
+/** Spawns a server that prints `listening on <url> [<artifactId>]` on stderr. */
+async function startServer(
+  args: string[],
+): Promise<{ url: string; artifactId: string | undefined; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, BOUNDED_MCP_LOG_LEVEL: "warn" },
+  });
   let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => {
       stderr += chunk;
-      const match = /listening on (\S+)/.exec(stderr);
-      if (match) resolve(match[1]!);
+      const found = /listening on (\S+)(?: (\S+))?\n/.exec(stderr);
+      if (found) resolve(found);
     });
-    child.once("exit", (code) => reject(new Error(`proxy exited (${code}): ${stderr}`)));
+    child.once("exit", (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
   });
-  return { url, child };
+  return { url: match[1]!, artifactId: match[2], child };
+}
+
+function startProxy(flags: string[], tokensFile: string, cli = PROXY_CLI) {
+  return startServer([
+    ...flags,
+    cli,
+    "--listen",
+    "http://127.0.0.1:0/mcp",
+    "--auth-tokens",
+    tokensFile,
+    "--store",
+    "memory",
+    "--max-sessions",
+    String(CLIENTS * 2 + 8),
+    "--max-sessions-per-principal",
+    String(CLIENTS + 4),
+    "--log-level",
+    "warn",
+    "--",
+    process.execPath,
+    UPSTREAM,
+    String(MEBIBYTES),
+  ]);
 }
 
 async function connect(url: string): Promise<Client> {
@@ -189,18 +205,177 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-async function proxyRun(flags: string[], dir: string): Promise<Sample> {
+/** One POST over a keep-alive agent; the answer's status, headers and text. */
+function post(
+  agent: Agent,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+/** The JSON-RPC answer of a POST to the proxy: its JSON body, or the SSE event with an id. */
+function answerOf(reply: { headers: IncomingHttpHeaders; text: string }): {
+  result?: CallToolResult;
+  error?: unknown;
+} {
+  if (!(reply.headers["content-type"] ?? "").startsWith("text/event-stream")) {
+    return JSON.parse(reply.text);
+  }
+  for (const line of reply.text.split("\n")) {
+    if (!line.startsWith("data: ")) continue;
+    const message = JSON.parse(line.slice(6));
+    if (message.id !== undefined) return message;
+  }
+  throw new Error(`no answer in the SSE stream: ${reply.text.slice(0, 200)}`);
+}
+
+/** One load client: makes a query call, says whether the answer was an error. */
+interface Caller {
+  call(query: unknown): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+function sdkCaller(client: Client): Caller {
+  return {
+    call: async (query) =>
+      (
+        await client.callTool({
+          name: QUERY_TOOL_NAME,
+          arguments: query as Record<string, unknown>,
+        })
+      ).isError === true,
+    close: () => client.close(),
+  };
+}
+
+/** A plain node:http client of the proxy: initialize, then tools/call bodies of its own. */
+async function rawProxyCaller(url: string): Promise<Caller> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const target = new URL(url);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    authorization: `Bearer ${TOKEN}`,
+  };
+  const opened = await post(
+    agent,
+    target,
+    headers,
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "http-load-bench-raw", version: "1.0.0" },
+      },
+    }),
+  );
+  const sessionId = opened.headers["mcp-session-id"];
+  if (opened.status !== 200 || typeof sessionId !== "string") {
+    throw new Error(`initialize answered ${opened.status}: ${opened.text.slice(0, 200)}`);
+  }
+  headers["mcp-session-id"] = sessionId;
+  headers["mcp-protocol-version"] = LATEST_PROTOCOL_VERSION;
+  await post(agent, target, headers, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  let id = 0;
+  return {
+    async call(query) {
+      id += 1;
+      const body = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${QUERY_TOOL_NAME}","arguments":${JSON.stringify(query)}}}`;
+      const answer = answerOf(await post(agent, target, headers, body));
+      if (answer.result === undefined) throw new Error(JSON.stringify(answer.error));
+      return answer.result.isError === true;
+    },
+    async close() {
+      agent.destroy();
+    },
+  };
+}
+
+/** A plain node:http client of the floor server: the query arguments as the body. */
+function rawFloorCaller(url: string): Caller {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const target = new URL(url);
+  const headers = { "content-type": "application/json" };
+  return {
+    async call(query) {
+      const reply = await post(agent, target, headers, JSON.stringify(query));
+      return (JSON.parse(reply.text) as CallToolResult).isError === true;
+    },
+    async close() {
+      agent.destroy();
+    },
+  };
+}
+
+type System = "sdk" | "raw" | "floor";
+
+async function loadRun(
+  system: System,
+  flags: string[],
+  dir: string,
+  cli = PROXY_CLI,
+): Promise<Sample> {
   const tokensFile = join(dir, "tokens.json");
   writeFileSync(tokensFile, JSON.stringify({ [TOKEN]: "bench" }));
-  const proxy = await startProxy(flags, tokensFile);
-  const pid = proxy.child.pid!;
-  const clients: Client[] = [];
+  const server =
+    system === "floor"
+      ? await startServer([...flags, FLOOR, String(MEBIBYTES)])
+      : await startProxy(flags, tokensFile, cli);
+  const pid = server.child.pid!;
+  const callers: Caller[] = [];
   try {
-    for (let index = 0; index < CLIENTS; index += 1) clients.push(await connect(proxy.url));
-    const big = await clients[0]!.callTool({ name: "big", arguments: {} });
-    const artifactId = (big.structuredContent as { responseMeta: { artifact: { id: string } } })
-      .responseMeta.artifact.id;
-    const queries = loadQueries(artifactId);
+    let artifactId = server.artifactId;
+    if (system === "floor") {
+      for (let index = 0; index < CLIENTS; index += 1) callers.push(rawFloorCaller(server.url));
+    } else {
+      // The large call from an SDK client; the artifact is the principal's, so every session of
+      // the same token may query it.
+      const first = await connect(server.url);
+      callers.push(sdkCaller(first));
+      const big = await first.callTool({ name: "big", arguments: {} });
+      artifactId = (big.structuredContent as { responseMeta: { artifact: { id: string } } })
+        .responseMeta.artifact.id;
+      if (system === "raw") {
+        await first.close();
+        callers.length = 0;
+      }
+      while (callers.length < CLIENTS) {
+        callers.push(
+          system === "sdk"
+            ? sdkCaller(await connect(server.url))
+            : await rawProxyCaller(server.url),
+        );
+      }
+    }
+    const queries = loadQueries(artifactId!);
     const latencies: number[] = [];
     let errors = 0;
     const errorSamples: string[] = [];
@@ -208,27 +383,25 @@ async function proxyRun(flags: string[], dir: string): Promise<Sample> {
     const warmEnd = performance.now() + WARMUP * 1_000;
     const end = warmEnd + SECONDS * 1_000;
     let warm = { rssMiB: Number.NaN, hwmMiB: Number.NaN };
-    let proxyCpuStart = 0;
+    let serverCpuStart = 0;
     let clientCpuStart = process.cpuUsage();
     const warmTimer = setTimeout(() => {
       warm = memory(pid);
-      proxyCpuStart = cpuMs(pid);
+      serverCpuStart = cpuMs(pid);
       clientCpuStart = process.cpuUsage();
       counting = true;
     }, WARMUP * 1_000);
     await Promise.all(
-      clients.map(async (client, index) => {
+      callers.map(async (caller, index) => {
         let next = index;
         while (performance.now() < end) {
           const query = queries[next % queries.length]!;
           next += 1;
           const start = performance.now();
           try {
-            const result = await client.callTool({ name: QUERY_TOOL_NAME, arguments: query });
-            if (result.isError) {
+            if (await caller.call(query)) {
               errors += 1;
-              if (errorSamples.length < 3)
-                errorSamples.push(JSON.stringify(result.structuredContent).slice(0, 300));
+              if (errorSamples.length < 3) errorSamples.push(`an error result of ${system}`);
             }
           } catch (error) {
             errors += 1;
@@ -242,14 +415,14 @@ async function proxyRun(flags: string[], dir: string): Promise<Sample> {
     );
     clearTimeout(warmTimer);
     const last = memory(pid);
-    const proxyCpu = cpuMs(pid) - proxyCpuStart;
+    const serverCpu = cpuMs(pid) - serverCpuStart;
     const clientCpu = process.cpuUsage(clientCpuStart);
     if (errorSamples.length > 0)
       process.stderr.write(`errors, e.g.:\n${errorSamples.join("\n")}\n`);
     latencies.sort((a, b) => a - b);
     return {
       reqPerSec: latencies.length / SECONDS,
-      proxyCpuMs: proxyCpu / latencies.length,
+      proxyCpuMs: serverCpu / latencies.length,
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1_000 / latencies.length,
       p50: quantile(latencies, 0.5),
       p99: quantile(latencies, 0.99),
@@ -260,9 +433,9 @@ async function proxyRun(flags: string[], dir: string): Promise<Sample> {
       peakRssMiB: last.hwmMiB,
     };
   } finally {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    proxy.child.kill("SIGTERM");
-    await new Promise((resolve) => proxy.child.once("exit", resolve));
+    await Promise.allSettled(callers.map((caller) => caller.close()));
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => server.child.once("exit", resolve));
   }
 }
 
@@ -270,18 +443,34 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const dir = mkdtempSync(join(tmpdir(), "bounded-mcp-http-load-"));
 const engine: number[] = [];
 const engineCpu: number[] = [];
-const byVariant = new Map<string, Sample[]>(VARIANTS.map((name) => [name, []]));
+/** What runs each round: the floor once, the proxy with each variant of node flags per client kind. */
+const RUNS: { key: string; system: System; variant: string; cli?: string }[] = [
+  ...SYSTEMS.flatMap((system) =>
+    system === "floor"
+      ? [{ key: "floor", system: "floor" as System, variant: "base" }]
+      : VARIANTS.map((variant) => ({
+          key: variant === "base" ? system : `${system} ${variant}`,
+          system: system as System,
+          variant,
+        })),
+  ),
+  ...(BEFORE_CLI === ""
+    ? []
+    : [{ key: "sdk before", system: "sdk" as System, variant: "base", cli: BEFORE_CLI }]),
+];
+const byVariant = new Map<string, Sample[]>(RUNS.map((run) => [run.key, []]));
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
     const alone = await engineRate(SECONDS / 4);
     engine.push(alone.rate);
     engineCpu.push(alone.cpuMsPerQuery);
-    const order = VARIANTS.map((_, index) => VARIANTS[(index + round) % VARIANTS.length]!);
+    const order = RUNS.map((_, index) => RUNS[(index + round) % RUNS.length]!);
     const rows = [];
-    for (const variant of order) {
-      const sample = await proxyRun(variant === "base" ? [] : variant.split("+"), dir);
-      byVariant.get(variant)!.push(sample);
-      rows.push({ variant, ...sample, ratio: sample.reqPerSec / engine[round]! });
+    for (const run of order) {
+      const flags = run.variant === "base" ? [] : run.variant.split("+");
+      const sample = await loadRun(run.system, flags, dir, run.cli);
+      byVariant.get(run.key)!.push(sample);
+      rows.push({ variant: run.key, ...sample, ratio: sample.reqPerSec / engine[round]! });
     }
     printTable(
       `round ${round + 1}: engine alone ${fixed(engine[round]!)} req/s, ${fixed(engineCpu[round]!, 3)} ms CPU per query`,
@@ -289,7 +478,7 @@ try {
         variant: row.variant,
         "req/s": fixed(row.reqPerSec),
         "vs engine": `${fixed(row.ratio, 2)}x`,
-        "proxy CPU ms/req": fixed(row.proxyCpuMs, 3),
+        "server CPU ms/req": fixed(row.proxyCpuMs, 3),
         "vs engine CPU": `${fixed(row.proxyCpuMs / engineCpu[round]!, 1)}x`,
         "clients CPU ms/req": fixed(row.clientCpuMs, 3),
         "p50 ms": fixed(row.p50),
@@ -314,7 +503,7 @@ try {
         samples.map((s, round) => s.reqPerSec / engine[round]!),
         2,
       ),
-      "proxy CPU ms/req": spread(
+      "server CPU ms/req": spread(
         samples.map((s) => s.proxyCpuMs),
         3,
       ),
@@ -333,7 +522,11 @@ try {
     })),
   );
   process.stdout.write(`uptime: ${execFileSync("uptime", { encoding: "utf8" })}`);
-  writeHttpPart(byVariant.get("base") ?? []);
+  writeHttpPart(
+    byVariant.get("sdk") ?? [],
+    byVariant.get("raw") ?? [],
+    byVariant.get("floor") ?? [],
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -342,12 +535,22 @@ try {
  * BENCHMARKS.md (tooling/bench-report): the base variant's rate against the engine alone, its
  * p99 and its RSS after the counted seconds against after the warm-up, as the part proxy.http.
  */
-function writeHttpPart(samples: Sample[]) {
+function writeHttpPart(samples: Sample[], rawSamples: Sample[], floorSamples: Sample[]) {
   const engineRate = results.figureOf("engine alone (req/s)", engine, { unit: "req/s" });
   const rate = results.figureOf(
     `proxy, ${CLIENTS} HTTP clients (req/s)`,
     samples.map((sample) => sample.reqPerSec),
     { unit: "req/s", baseline: engineRate, lowerIsBetter: false },
+  );
+  const floorRate = results.figureOf(
+    `floor: bare node:http server, ${CLIENTS} plain http clients (req/s)`,
+    floorSamples.map((sample) => sample.reqPerSec),
+    { unit: "req/s", baseline: engineRate, lowerIsBetter: false },
+  );
+  const rawRate = results.figureOf(
+    `proxy, ${CLIENTS} plain http clients (req/s)`,
+    rawSamples.map((sample) => sample.reqPerSec),
+    { unit: "req/s", baseline: floorRate, lowerIsBetter: false },
   );
   const p99 = results.figureOf(
     "proxy p99 latency",
@@ -360,7 +563,14 @@ function writeHttpPart(samples: Sample[]) {
   );
   results.writeBenchResult("proxy", "http", {
     title: `HTTP load: ${CLIENTS} clients, ${SECONDS} s after ${WARMUP} s warm-up, filtered queries of one ${MEBIBYTES} MiB artifact (${ROUNDS} rounds)`,
-    figures: [engineRate, rate, p99, steady],
+    figures: [
+      engineRate,
+      rate,
+      p99,
+      ...(floorSamples.length > 0 ? [floorRate] : []),
+      ...(rawSamples.length > 0 ? [rawRate] : []),
+      steady,
+    ],
     targets: [
       results.targetOf(
         "http-rate",
@@ -383,6 +593,7 @@ function writeHttpPart(samples: Sample[]) {
     ],
     notes: [
       "The engine alone answers the same queries one at a time in this process, without a transport; on a shared machine req/s and p99 follow the load, CPU per request (the bench's own table) much less.",
+      "The floor is a bare node:http server answering the same engine call (read the body, JSON.parse, runToolCall, JSON.stringify) to plain node:http clients; the proxy with the same plain clients is compared with it. The clients run in the bench process on the same cores as the server.",
       "The steady-RSS target is judged by the soak (proxy.soak: a mixed load that also fills the store and caches); this one-artifact figure is listed beside it.",
     ],
   });

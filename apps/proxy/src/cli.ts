@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
 import { formatHelp } from "./options/help.js";
 import { loadOptions } from "./options/load-options.js";
 import { UsageError } from "./options/usage-error.js";
@@ -33,6 +34,13 @@ async function main(): Promise<void> {
     return;
   }
   const { options } = loaded;
+  // V8 reads the growth factor at each full collection, so setting it now takes effect. Node
+  // does not take this flag in NODE_OPTIONS, so the CLI sets it (README, "Memory under load"),
+  // unless node was started with its own.
+  const ownFlag = process.execArgv.some((flag) => flag.startsWith("--heap-growing-percent"));
+  if (options.heapGrowingPercent > 0 && !ownFlag) {
+    setFlagsFromString(`--heap-growing-percent=${options.heapGrowingPercent}`);
+  }
   if (options.listen.kind === "stdio") routeConsoleToStderr();
   const logger = createProxyLogger(options.logLevel);
   let proxy: Awaited<ReturnType<typeof runProxy>>;

@@ -28,8 +28,9 @@ const clients: Client[] = [];
 
 /**
  * An SDK client of the proxy with `token`; `onHeaders` runs when the response headers of a POST
- * whose body includes `marker` arrive, which the SDK's server transport sends only after it has
- * handed the request to the tool handler.
+ * whose body includes `marker` arrive, which the proxy's transport sends only once the request
+ * is with the tool handler: at its answer, or when the answer takes over 100 ms (the reply then
+ * becomes an SSE stream), as alice's whole-string scan does.
  */
 async function connect(
   token: string,

@@ -49,6 +49,7 @@ writeBenchResult("proxy", "soak", {
   ],
   notes: [
     `protocol errors ${load.protocolErrors}, contract violations ${load.contractViolations}, cross-principal answers ${load.crossPrincipalAnswers}, own artifacts evicted ${load.ownArtifactsGone}; query error codes ${JSON.stringify(load.queryErrors)}.`,
+    `Warm-up: ${load.warmUp === "fixed" ? "the first 10 s" : `until the store was full (the first own artifact found evicted), ${load.warmUpSeconds?.toFixed(0)} s; then ${seconds} s counted`}; RSS at 10 s ${load.rssAt10sMiB} MiB.`,
     "One load run: each figure is one reading (no spread).",
   ],
 });

@@ -26,6 +26,25 @@ describe("loadAuthTokens", () => {
     ).toEqual([null, null, null, null, null]);
   });
 
+  it("answers a remembered header as the first time, and never remembers a refused one", () => {
+    const first = tokens.authenticate("Bearer t0k3n-alice");
+    const again = tokens.authenticate("Bearer t0k3n-alice");
+    expect(again).toEqual(first);
+    // A fresh object each time: a caller changing its AuthInfo changes no later request's.
+    expect(again).not.toBe(first);
+    for (let round = 0; round < 3; round += 1) {
+      expect(tokens.authenticate("Bearer nope-nope-nope")).toBeNull();
+    }
+    // Over the remembered forms (4 per token), a header still authenticates by its digest.
+    const forms = Array.from(
+      { length: 12 },
+      (_, index) => `Bearer t0k3n-bob-2${" ".repeat(index)}`,
+    );
+    expect(forms.map((header) => tokens.authenticate(header)?.clientId)).toEqual(
+      Array(12).fill("bob"),
+    );
+  });
+
   it.each([
     [
       ["not", "an object"],

@@ -15,8 +15,9 @@ function digest(token: string): string {
 /**
  * Reads `--auth-tokens <file>`: a JSON object mapping each bearer token to its principal name,
  * e.g. `{"t0k3n-a": "alice"}`. The principal becomes `AuthInfo.clientId`, which the adapter uses
- * as the caller scope, so two principals never see each other's artifacts. Tokens are kept only
- * as sha256 digests and looked up by digest (no early-exit string comparison on the secret).
+ * as the caller scope, so two principals never see each other's artifacts. Tokens are looked up
+ * by their sha256 digest (no early-exit string comparison on the secret); a header value that
+ * authenticated is remembered (a few per token), so later requests skip the hash.
  */
 export function loadAuthTokens(path: string, readFile: (path: string) => string): AuthTokens {
   let parsed: unknown;
@@ -41,12 +42,22 @@ export function loadAuthTokens(path: string, readFile: (path: string) => string)
     principals.set(digest(token), { token, principal });
   }
   if (principals.size === 0) throw new UsageError(`--auth-tokens ${path}: no tokens in it`);
+  // Header values that authenticated, so a session's every request does not hash its token
+  // again; only valid ones are kept, at most a few forms per token.
+  const known = new Map<string, { token: string; principal: string }>();
+  const knownLimit = principals.size * 4;
   return {
     authenticate(header) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-      if (!match) return null;
-      const entry = principals.get(digest(match[1]!));
-      return entry ? { token: entry.token, clientId: entry.principal, scopes: [] } : null;
+      if (header === undefined) return null;
+      let entry = known.get(header);
+      if (entry === undefined) {
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+        if (!match) return null;
+        entry = principals.get(digest(match[1]!));
+        if (entry === undefined) return null;
+        if (known.size < knownLimit) known.set(header, entry);
+      }
+      return { token: entry.token, clientId: entry.principal, scopes: [] };
     },
   };
 }

@@ -4,11 +4,11 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "@bounded-mcp/mcp-adapter";
 import type { BoundedRelay } from "@bounded-mcp/relay";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthTokens } from "./auth-tokens.js";
 import { closeAfterAnswer } from "./close-after-answer.js";
 import type { ProxyMetrics } from "./metrics.js";
+import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { readJsonBody } from "./read-body.js";
 import { createRequestGuard, type RequestGuard } from "./request-guard.js";
 import { createSessionRegistry } from "./session-registry.js";
@@ -95,12 +95,22 @@ export function isLoopbackHost(host: string): boolean {
   return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
+function isInitialize(message: unknown): boolean {
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { method?: unknown }).method === "initialize" &&
+    isInitializeRequest(message)
+  );
+}
+
 function isInitializeBody(body: unknown): boolean {
-  return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+  return Array.isArray(body) ? body.some(isInitialize) : isInitialize(body);
 }
 
 /**
- * Serves the relay over streamable HTTP. Stateful (default): each downstream session gets its
+ * Serves the relay over streamable HTTP (NodeHttpServerTransport, one per session or, stateless,
+ * per request). Stateful (default): each downstream session gets its
  * own relay and upstream connection, so client identity, log level and subscriptions stay per
  * client; at most `maxSessions` (503 beyond), closed after `idleTimeoutMs` without requests; a
  * session belongs to the principal that created it. Stateless: one upstream shared by every
@@ -166,7 +176,7 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       return;
     }
     let registered = false;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeHttpServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (sessionId) => {
         registered = true;
@@ -225,7 +235,7 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
   }
 
   async function handleStateless(request: AuthedRequest, response: ServerResponse, body: unknown) {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new NodeHttpServerTransport({ sessionIdGenerator: undefined });
     response.once("close", () => void transport.close());
     await boundedRelay.connectStateless(transport);
     await transport.handleRequest(request, response, body);
@@ -245,16 +255,20 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
   }
 
   async function handle(request: AuthedRequest, response: ServerResponse) {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    if (url.pathname === "/healthz" && request.method === "GET") {
+    // The endpoint itself, the common case, needs no URL parse.
+    const pathname =
+      request.url === options.path
+        ? options.path
+        : new URL(request.url ?? "/", "http://localhost").pathname;
+    if (pathname === "/healthz" && request.method === "GET") {
       return sendJson(response, 200, { status: stopping ? "stopping" : "ok" });
     }
-    if (url.pathname === "/metrics" && request.method === "GET" && options.metrics) {
+    if (pathname === "/metrics" && request.method === "GET" && options.metrics) {
       const text = await options.metrics.render();
       response.writeHead(200, { "content-type": options.metrics.contentType });
       return response.end(text);
     }
-    if (url.pathname !== options.path) return sendRpcError(response, 404, "Not Found");
+    if (pathname !== options.path) return sendRpcError(response, 404, "Not Found");
     if (!guard.hostAllowed(request)) {
       return sendRpcError(response, 403, `Host "${request.headers.host}" is not allowed`);
     }

@@ -1,10 +1,10 @@
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import type { NodeHttpServerTransport } from "./node-http-transport.js";
 import { createSessionRegistry, type SessionEntry } from "./session-registry.js";
 
 const entry = (principal: string | null): SessionEntry => ({
   relay: { close: async () => {} },
-  transport: {} as StreamableHTTPServerTransport,
+  transport: {} as NodeHttpServerTransport,
   principal,
   lastActive: 0,
   inFlight: 0,

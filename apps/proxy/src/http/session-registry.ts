@@ -1,11 +1,11 @@
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { NodeHttpServerTransport } from "./node-http-transport.js";
 
 /** One stateful HTTP session: its relay, who owns it, and how busy it is. */
 export interface SessionEntry {
   /** The relay session (closing it closes the session's upstream connection and child). */
   readonly relay: { close(): Promise<void> };
   /** The session's server transport; later requests of the session are handed to it. */
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeHttpServerTransport;
   /** The principal that created it (null without --auth-tokens); only it may use the session. */
   readonly principal: string | null;
   lastActive: number;

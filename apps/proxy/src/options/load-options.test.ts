@@ -52,7 +52,15 @@ describe("loadOptions", () => {
       headersTimeoutMs: 10_000,
       bodyTimeoutMs: 5_000,
       logLevel: "info",
+      heapGrowingPercent: 20,
     });
+  });
+
+  it("reads the heap growth percent from the flag and from the environment, 0 for V8's own", () => {
+    expect(run(["--heap-growing-percent", "0", "--", "srv"]).heapGrowingPercent).toBe(0);
+    expect(run(["--", "srv"], { BOUNDED_MCP_HEAP_GROWING_PERCENT: "35" }).heapGrowingPercent).toBe(
+      35,
+    );
   });
 
   it("reads the per-principal limits and the connection deadlines", () => {

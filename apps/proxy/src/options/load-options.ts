@@ -41,6 +41,11 @@ export interface ProxyOptions {
   /** Longest wait for a POST body once its headers arrived, in ms. */
   bodyTimeoutMs: number;
   logLevel: LogLevel;
+  /**
+   * V8's `--heap-growing-percent`, applied by the CLI at start (0: V8's own growth): how far the
+   * heap may grow past its live size before the next full collection (README, "Memory under load").
+   */
+  heapGrowingPercent: number;
   /** The adapter's settings (store, limits, key ring), resolved with the rest: hand them on as is. */
   settings: AdapterSettings;
   /** What to log once the logger exists (a random key ring, names this proxy does not read). */
@@ -190,6 +195,7 @@ export function loadOptions(
       headersTimeoutMs: values.headersTimeout,
       bodyTimeoutMs: values.bodyTimeout,
       logLevel: values.logLevel,
+      heapGrowingPercent: values.heapGrowingPercent,
       settings,
       warnings: [...warnings, ...unreadNames(environment)],
       storeChosen:

@@ -116,6 +116,13 @@ export const PROXY_SETTINGS = Object.freeze({
     defaultText: "max(1, maxSessions / 4)",
     help: "HTTP: most concurrent sessions of one --auth-tokens principal (429 beyond)",
   }),
+  heapGrowingPercent: defineSetting({
+    flag: "heap-growing-percent",
+    env: "BOUNDED_MCP_HEAP_GROWING_PERCENT",
+    value: count({ min: 0 }),
+    default: 20,
+    help: "V8 heap growth allowed between full collections, in percent (0: V8's own)",
+  }),
   idleTimeout: defineSetting({
     flag: "idle-timeout",
     env: "BOUNDED_MCP_IDLE_TIMEOUT",
