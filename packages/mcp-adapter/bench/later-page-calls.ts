@@ -1,7 +1,8 @@
 // npx tsx bench/later-page-calls.ts (build the adapter first)
 // What one later page costs through the query tool of the real adapter: an SDK Client and Server
-// over InMemoryTransport (this package's dist), the filtered + projected view of query-core's
-// views bench (2 filters, 3 fields) over the generated node array, every page fetched by
+// over InMemoryTransport (this package's dist), the filtered + projected view of this package's
+// warm query (generate-payload.ts: 2 filters, 3 fields) over its generated payload, every page
+// fetched by
 // nextCursor; per call the handler parses the arguments (parseQueryRequest), checks the id and
 // scope, opens the parsed artifact and runs runQueryAsync, and the SDK carries the result. CPU
 // time of the process (client and server together) per later call, medians over the rounds,
@@ -17,12 +18,12 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { generateDocuments } from "../../query-core/bench/generate-nodes.js";
 import { createBoundedMcp } from "../dist/index.js";
+import { filteredPageRequest, generatePayloadText } from "./generate-payload.js";
 
 const SIZE_MIB = Number(process.env["BENCH_CALLS_MIB"] ?? "10");
 const ROUNDS = Number(process.env["BENCH_CALLS_ROUNDS"] ?? "5");
-const text = generateDocuments(SIZE_MIB * 1024 * 1024).arrayText;
+const { text } = generatePayloadText(SIZE_MIB * 1024 * 1024);
 const bounded = createBoundedMcp({
   keys: `bench:${"cd".repeat(32)}`,
   environment: {},
@@ -43,14 +44,7 @@ await Promise.all([server.connect(serverTransport), client.connect(clientTranspo
 // biome-ignore lint/suspicious/noExplicitAny: the bench reads envelope members.
 const body = (result: unknown) => (result as CallToolResult).structuredContent as any;
 const bound = body(await client.callTool({ name: "nodes", arguments: {} }));
-const request = {
-  artifactId: bound.responseMeta.artifact.id as string,
-  filters: [
-    { path: "/type", value: "n8n-nodes-base.httpRequest" },
-    { path: "/parameters/options/timeout", op: "lt", value: 47_061 },
-  ],
-  fields: ["id", "name", "/parameters/url"],
-};
+const request = filteredPageRequest(bound.responseMeta.artifact.id as string);
 const call = (argumentsValue: Record<string, unknown>) =>
   client.callTool({ name: "query_response_artifact", arguments: argumentsValue });
 const cpu = () => {
@@ -73,7 +67,7 @@ for (let round = -1; round < ROUNDS; round += 1) {
   pages = count;
 }
 process.stdout.write(
-  `later page through the adapter's query tool (${SIZE_MIB} MiB node array, ${pages} later pages a round, ${ROUNDS} rounds; Node ${process.version}): median ${median(perCall).toFixed(1)} µs CPU a call (${Math.min(...perCall).toFixed(1)} – ${Math.max(...perCall).toFixed(1)})\n`,
+  `later page through the adapter's query tool (${SIZE_MIB} MiB generated payload, ${pages} later pages a round, ${ROUNDS} rounds; Node ${process.version}): median ${median(perCall).toFixed(1)} µs CPU a call (${Math.min(...perCall).toFixed(1)} – ${Math.max(...perCall).toFixed(1)})\n`,
 );
 await client.close();
 await bounded.dispose();
