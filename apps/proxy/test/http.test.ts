@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -39,6 +40,49 @@ function post(body: unknown, headers: Record<string, string> = {}, url = proxy.u
       ...headers,
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/**
+ * A POST on a connection of its own (no keep-alive pool): for a test whose subject is sessions
+ * across an idle wait, where a pooled connection kept across that wait is not what it tests.
+ */
+function postOnNewConnection(
+  body: unknown,
+  headers: Record<string, string>,
+  url: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const received = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (typeof value === "string") received.set(name, value);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: received,
+            text: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(JSON.stringify(body));
   });
 }
 
@@ -274,20 +318,18 @@ describe("bounded-mcp-proxy --idle-timeout", () => {
       { BOUNDED_MCP_LOG_LEVEL: "info" },
     );
     try {
-      const opened = await post(INITIALIZE, {}, idle.url);
+      const opened = await postOnNewConnection(INITIALIZE, {}, idle.url);
       const sessionId = opened.headers.get("mcp-session-id")!;
-      await opened.text();
       // Nothing touches the first session; the sweep closes it and says so.
       await idle.logged(`"sessionId":"${sessionId}","msg":"session closed: idle"`);
-      const second = await post(INITIALIZE, {}, idle.url);
+      const second = await postOnNewConnection(INITIALIZE, {}, idle.url);
       expect(second.status).toBe(200);
-      await second.text();
-      const stale = await post(
+      const stale = await postOnNewConnection(
         { jsonrpc: "2.0", id: 9, method: "ping" },
         { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
         idle.url,
       );
-      expect({ status: stale.status, body: await stale.json() }).toEqual({
+      expect({ status: stale.status, body: JSON.parse(stale.text) }).toEqual({
         status: 404,
         body: { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
       });
