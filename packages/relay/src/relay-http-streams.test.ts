@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpUpstreamTransport } from "./http-upstream-transport.js";
@@ -9,23 +8,19 @@ import {
 } from "./test-support/raw-stream-http-upstream.js";
 import { startResumableHttpUpstream } from "./test-support/resumable-http-upstream.js";
 import { type StartedRelay, startRelay } from "./test-support/start-relay.js";
-import { AS_SENT, queryText, storedText } from "./test-support/stored-answers.js";
-
-interface Artifact {
-  id: string;
-  byteLength: number;
-  sha256: string;
-}
+import {
+  type Artifact,
+  AS_SENT,
+  queryText,
+  sha256,
+  storedText,
+} from "./test-support/stored-answers.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 async function relayTo(url: string, name: string): Promise<StartedRelay> {
   const relay = await startRelay({ upstream: { kind: "http", url, name } });

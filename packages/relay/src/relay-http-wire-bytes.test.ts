@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { setRawCallToolResult } from "@bounded-mcp/mcp-adapter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,23 +11,19 @@ import {
   startLiteralHttpUpstream,
 } from "./test-support/literal-http-upstream.js";
 import { type StartedRelay, startRelay } from "./test-support/start-relay.js";
-import { AS_SENT, queryText, storedText } from "./test-support/stored-answers.js";
-
-interface Artifact {
-  id: string;
-  byteLength: number;
-  sha256: string;
-}
+import {
+  type Artifact,
+  AS_SENT,
+  queryText,
+  sha256,
+  storedText,
+} from "./test-support/stored-answers.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 async function relayOver(
   options: LiteralHttpUpstreamOptions,

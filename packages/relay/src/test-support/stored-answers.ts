@@ -1,6 +1,19 @@
+import { createHash } from "node:crypto";
 import { QUERY_TOOL_NAME } from "@bounded-mcp/contract";
 import { z } from "zod";
 import type { StartedRelay } from "./start-relay.js";
+
+/** The artifact of an envelope, as these tests read it. */
+export interface Artifact {
+  id: string;
+  byteLength: number;
+  sha256: string;
+}
+
+/** The hex sha256 of `text` as UTF-8, as an artifact names its bytes. */
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
 
 /** A result schema that takes any object: the test reads the answer as the relay sent it. */
 export const AS_SENT = z.custom<Record<string, unknown>>((value) => typeof value === "object");
