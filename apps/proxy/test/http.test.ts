@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJsonFolder } from "./support/big-json.js";
@@ -335,6 +336,36 @@ describe("bounded-mcp-proxy --idle-timeout", () => {
       });
     } finally {
       await idle.stop();
+    }
+  });
+});
+
+describe("bounded-mcp-proxy --idle-timeout while a session starts", () => {
+  it("keeps a session whose initialize outlasts the idle timeout and answers it", async () => {
+    // The upstream child starts only after 1.5 s, five times --idle-timeout: the initialize POST
+    // is in flight all that while, so the idle sweep must leave its session alone.
+    const slowStart = `setTimeout(() => import(${JSON.stringify(pathToFileURL(SERVER_EVERYTHING).href)}), 1500)`;
+    const slow = await startHttpProxy(
+      [...LISTEN, "--idle-timeout", "300ms", "--", process.execPath, "-e", slowStart],
+      { BOUNDED_MCP_LOG_LEVEL: "info" },
+    );
+    try {
+      const opened = await postOnNewConnection(INITIALIZE, {}, slow.url);
+      const sessionId = opened.headers.get("mcp-session-id");
+      expect({ status: opened.status, sessionId: typeof sessionId }).toEqual({
+        status: 200,
+        sessionId: "string",
+      });
+      expect(opened.text).toContain('"protocolVersion"');
+      const ping = await postOnNewConnection(
+        { jsonrpc: "2.0", id: 9, method: "ping" },
+        { "mcp-session-id": sessionId ?? "", "mcp-protocol-version": "2025-06-18" },
+        slow.url,
+      );
+      expect(ping.status).toBe(200);
+      expect(ping.text).toContain('"result":{}');
+    } finally {
+      await slow.stop();
     }
   });
 });

@@ -180,13 +180,14 @@ export async function createHttpProxy(options: HttpProxyOptions): Promise<HttpPr
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (sessionId) => {
         registered = true;
-        registry.add(sessionId, {
-          relay,
-          transport,
-          principal,
-          lastActive: clock(),
-          inFlight: 0,
+        // The initialize POST is in flight until its answer is out: the idle sweep must not
+        // close a session whose upstream is still starting (a slow child on a loaded machine).
+        const entry = { relay, transport, principal, lastActive: clock(), inFlight: 1 };
+        response.once("close", () => {
+          entry.inFlight -= 1;
+          entry.lastActive = clock();
         });
+        registry.add(sessionId, entry);
         logger.info("session opened", { sessionId, principal });
       },
       onsessionclosed: (sessionId) => {
