@@ -1,26 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createFsStore } from "@bounded-mcp/stores/fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
-import { createTestAdapter, TEST_NOW } from "./support/harness.js";
+import { useFsAdapters } from "./support/fs-adapters.js";
 
-const folders: string[] = [];
-const adapters: BoundedMcp[] = [];
-afterEach(async () => {
-  for (const adapter of adapters.splice(0)) await adapter.dispose();
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
-
-function adapterOver(dir: string): BoundedMcp {
-  const artifactStore = createFsStore({ dir, clock: () => TEST_NOW, sweepIntervalMs: 0 });
-  const bounded = createTestAdapter({ artifactStore });
-  adapters.push(bounded);
-  return bounded;
-}
+const { folder, adapterOver } = useFsAdapters("adapter-lone-surrogates-");
 
 /** A lone high, a lone low and a pair, in one line (a pair is no lone surrogate). */
 const ODD = "hi \ud800 lo \udc00 pair \ud83d\ude00 end \udbff";
@@ -47,8 +31,7 @@ interface Ref {
 
 /** Bounds `text` in a fresh folder, then asks the same query from the cache and after a restart. */
 async function answeredTwice(text: string, query: Record<string, unknown>) {
-  const dir = await mkdtemp(join(tmpdir(), "adapter-lone-surrogates-"));
-  folders.push(dir);
+  const dir = await folder();
   const first = adapterOver(dir);
   const bounded = await first.boundResult(textResult(text));
   const artifact = (bounded.structuredContent as { responseMeta: { artifact: Ref } }).responseMeta

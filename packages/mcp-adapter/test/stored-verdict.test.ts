@@ -1,26 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type ArtifactMeta, isExpiredArtifact } from "@bounded-mcp/stores";
 import { createFsStore } from "@bounded-mcp/stores/fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OFF_THREAD_HASH_MIN_BYTES } from "../src/bounding/encode-payload.js";
-import type { BoundedMcp } from "../src/server/create-bounded-mcp.js";
-import { createTestAdapter, TEST_NOW } from "./support/harness.js";
+import { useFsAdapters } from "./support/fs-adapters.js";
+import { TEST_NOW } from "./support/harness.js";
 
-const folders: string[] = [];
-const adapters: BoundedMcp[] = [];
-afterEach(async () => {
-  for (const adapter of adapters.splice(0)) await adapter.dispose();
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
-
-function adapterOver(dir: string): BoundedMcp {
-  const artifactStore = createFsStore({ dir, clock: () => TEST_NOW, sweepIntervalMs: 0 });
-  const bounded = createTestAdapter({ artifactStore });
-  adapters.push(bounded);
-  return bounded;
-}
+const { folder, adapterOver } = useFsAdapters("adapter-stored-verdict-");
 
 /**
  * A JSON text block past OFF_THREAD_HASH_MIN_BYTES (the bounder tests it on its thread), or with
@@ -35,8 +20,7 @@ function rowsText(big: string, small = false): string {
 
 /** Bounds `text` in a fresh fs folder; returns the folder, the artifact id and the stored meta. */
 async function bound(text: string) {
-  const dir = await mkdtemp(join(tmpdir(), "adapter-stored-verdict-"));
-  folders.push(dir);
+  const dir = await folder();
   const first = adapterOver(dir);
   const bounded = await first.boundResult({ content: [{ type: "text", text }] });
   const { id } = (bounded.structuredContent as { responseMeta: { artifact: { id: string } } })
