@@ -17,7 +17,7 @@ import {
 } from "./collection-view.js";
 import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
-import { createRecord, isJsonObject } from "./json-values.js";
+import { isJsonObject } from "./json-values.js";
 import { buildPage, fastRecord, type PageLayout, type PageSpec } from "./page-result.js";
 import { columnStoreOf } from "./path-columns.js";
 import { suggestedFieldError, unresolvedFields, unresolvedPaths } from "./path-errors.js";
