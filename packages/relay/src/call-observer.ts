@@ -1,5 +1,5 @@
 import type { BoundedMcp, Logger } from "@bounded-mcp/mcp-adapter";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "./sdk/types.js";
 
 /**
  * What one answered tools/call turned out to be, for logs and metrics: a bounded result (an
