@@ -8,6 +8,7 @@ import { UsageError } from "./options/usage-error.js";
 import { routeConsoleToStderr } from "./runtime/console-to-stderr.js";
 import { createProxyLogger } from "./runtime/create-proxy-logger.js";
 import { runProxy } from "./runtime/run-proxy.js";
+import { tierUpSooner } from "./runtime/tier-up-sooner.js";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 const readFile = (path: string) => readFileSync(path, "utf8");
@@ -41,7 +42,10 @@ async function main(): Promise<void> {
   if (options.heapGrowingPercent > 0 && !ownFlag) {
     setFlagsFromString(`--heap-growing-percent=${options.heapGrowingPercent}`);
   }
-  if (options.listen.kind === "stdio") routeConsoleToStderr();
+  if (options.listen.kind === "stdio") {
+    routeConsoleToStderr();
+    tierUpSooner(process.execArgv);
+  }
   const logger = createProxyLogger(options.logLevel);
   let proxy: Awaited<ReturnType<typeof runProxy>>;
   try {

@@ -4,11 +4,13 @@ import { type BoundedMcp, createBoundedMcp } from "@bounded-mcp/mcp-adapter";
 import { createRecordingLogger, type RecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { RelayCallEvent } from "./call-observer.js";
 import { type BoundedRelay, createBoundedRelay } from "./create-bounded-relay.js";
+import { createLinearStdioClientTransport } from "./linear-stdio-client-transport.js";
 import type { ToolHooks } from "./relay-hooks.js";
 import { FIXTURE_SERVER_PATH, RAW_RESULT_SERVER_PATH } from "./test-support/fixture-paths.js";
 import { recordedStdioUpstream } from "./test-support/start-relay.js";
@@ -338,6 +340,90 @@ describe("the call lane", () => {
       answers.push(wireSince(side, from));
     }
     expect(answers[0]).toEqual(answers[1]);
+  });
+
+  it("writes a small answer downstream in the turn its upstream answer arrives; bounds a large one", async () => {
+    // The upstream transport hands each message over and then looks at the downstream wire at
+    // once: a small result passing through is already answered (no microtask in between), a large
+    // one is bounded (asynchronously) into its envelope. A lane answering through runToolCall's
+    // promise chain writes neither in that turn.
+    const answeredInTurn: boolean[] = [];
+    const wire: string[] = [];
+    const relay = createBoundedRelay({
+      bounded,
+      upstream: {
+        kind: "transport",
+        name: "fixture",
+        createTransport: () => {
+          const inner = createLinearStdioClientTransport({
+            command: process.execPath,
+            args: [FIXTURE_SERVER_PATH],
+            closeGraceMs: 100,
+          });
+          const outer: Transport = {
+            start: () => inner.start(),
+            send: (message, options) => inner.send(message, options),
+            close: () => inner.close(),
+          };
+          inner.onmessage = (message) => {
+            const before = wire.length;
+            outer.onmessage?.(message);
+            if ("result" in message && "content" in (message.result as object)) {
+              answeredInTurn.push(wire.length > before);
+            }
+          };
+          inner.onclose = () => outer.onclose?.();
+          inner.onerror = (error) => outer.onerror?.(error);
+          return outer;
+        },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const send = serverSide.send.bind(serverSide);
+    serverSide.send = (message, sendOptions) => {
+      wire.push(JSON.stringify(message));
+      return send(message, sendOptions);
+    };
+    const session = await relay.connect(serverSide);
+    const client = new Client({ name: "lane-test", version: "1.0.0" });
+    await client.connect(clientSide);
+    await session.ready;
+    sides.push({
+      relay,
+      client,
+      wire,
+      sentUpstream: [],
+      events: [],
+      logger: createRecordingLogger(),
+    });
+    // Listed first, so the tools' outputSchemas are known (an unknown one is looked up: a promise).
+    await client.listTools();
+    expect(await client.callTool({ name: "echo", arguments: { text: "small" } })).toEqual({
+      content: [{ type: "text", text: "small" }],
+    });
+    const large = await client.callTool({ name: "payload", arguments: { mebibytes: 1 } });
+    expect(large.structuredContent).toMatchObject({ responseMeta: { contractVersion: 3 } });
+    expect(await client.callTool({ name: "echo", arguments: { text: "again" } })).toEqual({
+      content: [{ type: "text", text: "again" }],
+    });
+    expect(answeredInTurn).toEqual([true, false, true]);
+  });
+
+  it("times out a silent call that follows an answered one (the idle sweep timer is kept, unref'd)", async () => {
+    const lane = await startSide({ lane: true, timeout: 300 });
+    await lane.client.callTool({ name: "echo", arguments: { text: "answered" } });
+    const from = lane.wire.length;
+    await expect(lane.client.callTool({ name: "wait", arguments: {} })).rejects.toThrow(
+      /Request timed out/,
+    );
+    expect(wireSince(lane, from)).toEqual([
+      '{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"Request timed out","data":{"timeout":300}}}',
+    ]);
+    const [, waited, cancelled] = callsUpstream(lane) as { id?: number; params?: unknown }[];
+    expect(cancelled).toMatchObject({
+      method: "notifications/cancelled",
+      params: { requestId: waited?.id },
+    });
   });
 
   it("leaves hooked tools and the query tool to the relay server", async () => {

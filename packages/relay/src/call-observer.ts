@@ -1,4 +1,5 @@
 import type { BoundedMcp, Logger } from "@bounded-mcp/mcp-adapter";
+import type { CallToolResult } from "./sdk/types.js";
 
 /**
  * What one answered tools/call turned out to be, for logs and metrics: a bounded result (an
@@ -160,6 +161,8 @@ function logCall(logger: Logger, event: RelayCallEvent): void {
  * described: one info log line per bounded result (tool, bytes received, bytes to the model,
  * artifact id, ms), per bounded error and per failed query (its code); successful queries and
  * inline results at debug (queries) or not at all (inline). `onToolCall` receives every event.
+ * forwardToolCall (the call lane's) is observed the same way, from the call's check to its
+ * answer, without adding a microtask hop to a synchronous answer.
  * Limits: `ms` includes the wait for the upstream; a call that throws (a protocol error) is not
  * described; inline results are measured by one JSON.stringify of the answer (at most
  * inlineBytes), and only when `onToolCall` is given (nothing else reads them).
@@ -175,6 +178,26 @@ export function observeToolCalls(bounded: BoundedMcp, options: CallObserverOptio
       options.logger.warn("the tool-call observer failed", { error: String(error) });
     }
   };
+  const observe = (
+    request: { params?: unknown },
+    extra: object,
+    result: CallToolResult,
+    started: number,
+  ): CallToolResult => {
+    const params = asRecord(request.params);
+    const tool = typeof params?.name === "string" ? params.name : "unknown";
+    const event = describeCall(
+      tool,
+      queryTool,
+      params?.arguments,
+      result,
+      Math.round(now() - started),
+      { measureInline: options.onToolCall !== undefined },
+    );
+    event.path = (extra as { [LANE_CALL]?: boolean })[LANE_CALL] === true ? "lane" : "server";
+    report(event);
+    return result;
+  };
   return {
     ...bounded,
     openSession(sessionOptions) {
@@ -184,19 +207,21 @@ export function observeToolCalls(bounded: BoundedMcp, options: CallObserverOptio
         async runToolCall(request, extra, next, callOptions) {
           const started = now();
           const result = await session.runToolCall(request, extra, next, callOptions);
-          const params = asRecord(request.params);
-          const tool = typeof params?.name === "string" ? params.name : "unknown";
-          const event = describeCall(
-            tool,
-            queryTool,
-            params?.arguments,
-            result,
-            Math.round(now() - started),
-            { measureInline: options.onToolCall !== undefined },
-          );
-          event.path = (extra as { [LANE_CALL]?: boolean })[LANE_CALL] === true ? "lane" : "server";
-          report(event);
-          return result;
+          return observe(request, extra, result, started);
+        },
+        forwardToolCall(request, extra) {
+          const started = now();
+          const forwarded = session.forwardToolCall(request, extra);
+          if (forwarded === undefined) return undefined;
+          return {
+            // Observed as runToolCall's answer is: a synchronous answer stays synchronous.
+            finish(produced) {
+              const answer = forwarded.finish(produced);
+              return answer instanceof Promise
+                ? answer.then((result) => observe(request, extra, result, started))
+                : observe(request, extra, answer, started);
+            },
+          };
         },
       };
     },

@@ -3,6 +3,7 @@ import type { BoundResult } from "../bounding/bound-result.js";
 import type { DescriptorReader } from "../descriptors/read-descriptor.js";
 import type { Logger } from "../logging/logger.js";
 import type { QueryHandler } from "../query-tool/handler.js";
+import type { PassSmallResult } from "./pass-small-result.js";
 import type { ToolPipeline } from "./tool-pipeline.js";
 
 /** What attaching adds to a server: the query tool and the descriptor template with their handlers. */
@@ -14,6 +15,8 @@ export interface AttachParts {
   parseUri: (uri: string) => string | null;
   readDescriptor: DescriptorReader;
   boundResult: BoundResult;
+  /** boundResult's pass-through of a small result, synchronously (see createSmallResultPass). */
+  passSmallResult: PassSmallResult;
   /** A fresh outputSchema pipeline (one per attached server: it remembers that server's tools). */
   createPipeline: () => ToolPipeline;
   logger: Logger;

@@ -33,6 +33,7 @@ import { attachToMcpServer } from "./attach-mcp-server.js";
 import type { AttachParts } from "./attach-parts.js";
 import { attachToServer } from "./attach-server.js";
 import { type AdapterSession, type OpenSessionOptions, openSession } from "./open-session.js";
+import { createSmallResultPass } from "./pass-small-result.js";
 import {
   createStoreFromSettings,
   defaultMaxQueriesPerPrincipal,
@@ -213,6 +214,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
     parseUri: (uri) => parseArtifactUri(namespace, uri),
     readDescriptor,
     boundResult,
+    passSmallResult: createSmallResultPass(limits.inlineBytes, stats),
     logger,
     createPipeline: () =>
       createToolPipeline(

@@ -49,14 +49,7 @@ export async function handleToolCall(input: {
   const name = request.params.name;
   if (input.resultSdk === false) {
     const produced: unknown = await handler(request, extra);
-    const problem = findResultProblem(produced);
-    if (problem !== undefined) return refuseResult(parts, name, problem, produced);
-    // infoFromExtra builds a fresh object: naming the tool on it avoids a spread (on Node 20 a
-    // spread followed by another property costs about a microsecond, on every call).
-    const info: BoundContext = infoFromExtra(extra);
-    info.toolName = name;
-    const bounded = await parts.boundResult(produced as CallToolResult, info);
-    return await pipeline.enforce(name, bounded, lookup);
+    return await finishToolResult({ parts, pipeline, name, extra, lookup }, produced);
   }
   const context = createCallContext(request, infoFromExtra(extra), name);
   return runInCallContext(context, async () => {
@@ -74,6 +67,48 @@ export async function handleToolCall(input: {
       context.settled = true;
     }
   });
+}
+
+/** What {@link finishToolResult} answers a result with: the tool, its caller, its pipeline. */
+export interface ToolResultInput {
+  parts: AttachParts;
+  pipeline: ToolPipeline;
+  name: string;
+  extra: Extra;
+  lookup: () => Promise<readonly Tool[]>;
+}
+
+/**
+ * The answer to an ordinary tool's result `produced` outside any call context (handleToolCall's
+ * `resultSdk: false` path, and the relay's forwarded calls): an isError result naming the
+ * problem when it is not a CallToolResult, else bounded (scoped to the caller in `extra`) and
+ * enforced against the tool's outputSchema. Synchronous when the result passes through unchanged
+ * (parts.passSmallResult) and the tool's outputSchema is known (a relay answers it without a
+ * microtask hop), else a promise. Limits: no call context (the result SDK's functions behave as
+ * outside a call).
+ */
+export function finishToolResult(
+  input: ToolResultInput,
+  produced: unknown,
+): CallToolResult | Promise<CallToolResult> {
+  const { parts, pipeline, name, lookup } = input;
+  const problem = findResultProblem(produced);
+  if (problem !== undefined) return refuseResult(parts, name, problem, produced);
+  const passed = parts.passSmallResult(produced as CallToolResult, name);
+  if (passed !== undefined) return pipeline.enforce(name, passed, lookup);
+  return boundThenEnforce(input, produced as CallToolResult);
+}
+
+async function boundThenEnforce(
+  input: ToolResultInput,
+  produced: CallToolResult,
+): Promise<CallToolResult> {
+  // infoFromExtra builds a fresh object: naming the tool on it avoids a spread (on Node 20 a
+  // spread followed by another property costs about a microsecond, on every call).
+  const info: BoundContext = infoFromExtra(input.extra);
+  info.toolName = input.name;
+  const bounded = await input.parts.boundResult(produced, info);
+  return await input.pipeline.enforce(input.name, bounded, input.lookup);
 }
 
 /** The isError result that replaces a result which is not a CallToolResult; logged once per call. */

@@ -117,6 +117,64 @@ describe("bounded.openSession (the adapter's answers for code that owns its Serv
     expect(calls).toEqual([]);
   });
 
+  it("forwardToolCall: a small result answered synchronously, a large one bounded, as runToolCall", async () => {
+    const bounded = adapter();
+    const session = bounded.openSession({ listTools: async () => [ITEMS_TOOL] });
+    session.advertiseTools([ITEMS_TOOL], { firstPage: true });
+    const extra = { sessionId: "s1", requestId: 1 } as never;
+    const raw = { method: "tools/call", params: { name: "items", arguments: { page: 1 } } };
+    // structuredContent as the relay's stdio transport hands it over, its received text attached.
+    const received = Object.defineProperty(
+      { items: [] },
+      Symbol.for("@bounded-mcp/received-json"),
+      {
+        value: () => '{"items":[]}',
+      },
+    );
+    const small: CallToolResult = {
+      content: [{ type: "text", text: "{}" }],
+      structuredContent: received,
+    };
+    const forwarded = session.forwardToolCall(raw, extra);
+    // The same object, not a promise: the caller can write it in the same turn.
+    expect(forwarded?.finish(small)).toBe(small);
+    const structuredContent = { items };
+    const large = (await session.forwardToolCall(raw, extra)?.finish({
+      content: [{ type: "text", text: "[items]" }],
+      structuredContent,
+    })) as CallToolResult;
+    BoundedEnvelopeSchema.parse(large.structuredContent);
+    // Not a CallToolResult: the isError result runToolCall answers, also synchronously.
+    const refused = session.forwardToolCall(raw, extra)?.finish({ content: "nope" });
+    expect(refused).toMatchObject({ isError: true });
+    // An unknown tool's outputSchema is looked up first: a promise, then the same result.
+    const unknown = session.forwardToolCall(
+      { method: "tools/call", params: { name: "other" } },
+      extra,
+    );
+    const later = unknown?.finish(small);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe(small);
+    expect(bounded.stats().totals).toMatchObject({ calls: 3, boundedCalls: 1 });
+  });
+
+  it("forwardToolCall leaves to runToolCall what it answers itself, and throws what it rejects with", () => {
+    const session = adapter().openSession({ listTools: async () => [] });
+    const extra = {} as never;
+    const leftToRunToolCall = [
+      { method: "tools/call", params: { name: QUERY_TOOL_NAME, arguments: {} } },
+      { method: "tools/call", params: { name: "items", arguments: [1] } },
+      { method: "tools/call", params: { name: "items", task: { ttl: 1_000 } } },
+      { method: "tools/call", params: { name: 42 } },
+      { method: "tools/list", params: {} },
+    ];
+    for (const raw of leftToRunToolCall)
+      expect(session.forwardToolCall(raw, extra)).toBeUndefined();
+    expect(() =>
+      session.forwardToolCall({ method: "tools/call", params: { name: "items", _meta: 5 } }, extra),
+    ).toThrow(/expected object|Invalid/);
+  });
+
   it("adds the descriptor template and answers reads: artifact URIs here, others through next", async () => {
     const bounded = adapter();
     const { client } = await connectRouted(bounded);

@@ -11,7 +11,7 @@ import type {
 import { descriptorUnavailable } from "../descriptors/read-descriptor.js";
 import { createOutputSchemaDiagnostic } from "../schemas/output-schema-policy.js";
 import type { AttachParts } from "./attach-parts.js";
-import { handleToolCall } from "./handle-tool-call.js";
+import { finishToolResult, handleToolCall } from "./handle-tool-call.js";
 import { parseCallToolRequest } from "./parse-call-tool-request.js";
 import { findArgumentsProblem } from "./tool-call-shapes.js";
 
@@ -73,6 +73,19 @@ export interface AdapterSession {
     next: ToolCallNext,
     options?: RunToolCallOptions,
   ): Promise<CallToolResult>;
+  /**
+   * runToolCall for a caller that sends the call to the tool itself and then holds its result
+   * (the relay's call lane): checks the request as runToolCall does and returns how to answer
+   * the result, or undefined when runToolCall must answer (the query tool, arguments it answers
+   * itself, a task-augmented call, a request that is not a plain tools/call). Throws the ZodError
+   * runToolCall rejects with for a malformed request. `finish(produced)` answers the tool's
+   * result as runToolCall with `resultSdk: false` would: synchronously when a small result
+   * passes through unchanged and the tool's outputSchema is known, else a promise.
+   */
+  forwardToolCall(
+    request: { method: string; params?: unknown },
+    extra: SessionExtra,
+  ): ForwardedToolCall | undefined;
   /** A resources/templates/list page: the artifact descriptor template appended to the first. */
   advertiseResourceTemplates<T>(
     templates: readonly T[],
@@ -87,6 +100,12 @@ export interface AdapterSession {
     extra: SessionExtra,
     next?: () => Promise<ReadResourceResult>,
   ): Promise<ReadResourceResult>;
+}
+
+/** A tools/call checked by `forwardToolCall`, waiting for the tool's result. */
+export interface ForwardedToolCall {
+  /** The answer to the tool's result: bounded and enforced, synchronously when it can be. */
+  finish(produced: unknown): CallToolResult | Promise<CallToolResult>;
 }
 
 /** The tool name and arguments of a tools/call as received, and its params without the arguments. */
@@ -153,6 +172,19 @@ export function openSession(parts: AttachParts, options: OpenSessionOptions): Ad
         lookup: () => options.listTools(extra),
         ...(callOptions?.resultSdk === false ? { resultSdk: false } : {}),
       });
+    },
+    forwardToolCall(raw, extra) {
+      const params = raw.params as Record<string, unknown> | undefined;
+      if (raw.method !== "tools/call" || typeof params !== "object" || params === null) {
+        return undefined;
+      }
+      const name = params["name"];
+      if (typeof name !== "string" || name === parts.queryTool.name) return undefined;
+      if (findArgumentsProblem(params["arguments"]) !== undefined) return undefined;
+      const request = parseCallToolRequest(raw);
+      if (request.params.task !== undefined) return undefined;
+      const input = { parts, pipeline, name, extra, lookup: () => options.listTools(extra) };
+      return { finish: (produced) => finishToolResult(input, produced) };
     },
     advertiseResourceTemplates(templates, page) {
       return page.firstPage ? [...templates, parts.descriptorTemplate] : [...templates];

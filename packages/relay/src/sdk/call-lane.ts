@@ -22,6 +22,8 @@ import { asDownstreamError, type RelayErrorLike } from "./relay-errors.js";
 import type { DownstreamExtra } from "./types.js";
 
 type Plain = Record<string, unknown>;
+/** What the adapter session's forwardToolCall returns for a call it takes. */
+type ForwardedToolCall = NonNullable<ReturnType<AdapterSession["forwardToolCall"]>>;
 
 /**
  * Where the lane reaches one session's upstream: the transport its SDK Client is connected over
@@ -238,8 +240,11 @@ class LaneExtra {
  * The relay's lane for a tools/call of a forwarded upstream tool (docs/sdk-notes.md 24): the
  * call skips the SDK Server and Client Protocol layers (their request and response objects,
  * abort controllers, zod parses and microtask hops) and runs the same adapter session code as
- * the relay server's route (runToolCall, observed: parse, bounding, outputSchema enforcement,
- * metrics and logs), with the upstream request sent and answered here as the SDK Protocol
+ * the relay server's route (parse, bounding, outputSchema enforcement, metrics and logs:
+ * forwardToolCall, observed, whose finish answers a small result that passes through
+ * synchronously, so it is written downstream in the same turn as its upstream answer arrived;
+ * runToolCall when the session leaves the call to it), with the upstream request sent and
+ * answered here as the SDK Protocol
  * would: the SDK Client's own request id counter (so the upstream sees what it would), a
  * progressToken on every call, the request options' timeout (reset on progress, capped by
  * maxTotalTimeout), the caller's progress relayed with its own token, cancellation in both
@@ -271,7 +276,9 @@ export function createCallLane(options: CallLaneOptions): CallLane {
    * One timer for every call waiting upstream (one per call cost microseconds of timer-list
    * upkeep on each call): it fires at or before the earliest deadline, times out the expired
    * calls and re-arms for the next one. It holds the process open only while a call waits, as
-   * the SDK's per-request timers do.
+   * the SDK's per-request timers do: when none waits it is unref'd, not cleared (arming a timer
+   * again on the next call costs more than its ref), and goes when it fires with nothing to
+   * sweep or when either side closes.
    */
   let sweepTimer: NodeJS.Timeout | undefined;
 
@@ -290,6 +297,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
   function watch(call: LaneCall, now: number): void {
     call.deadline = now + timeout;
     if (sweepTimer === undefined) sweepTimer = setTimeout(sweep, timeout);
+    else if (!sweepTimer.hasRef()) sweepTimer.ref();
   }
 
   function timeOut(call: LaneCall): void {
@@ -301,7 +309,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
   function stopWaiting(call: LaneCall): void {
     if (call.upstreamId !== undefined && pending.get(call.upstreamId) === call) {
       pending.delete(call.upstreamId);
-      if (pending.size === 0) stopSweeping();
+      if (pending.size === 0) sweepTimer?.unref();
     }
   }
 
@@ -326,9 +334,9 @@ export function createCallLane(options: CallLaneOptions): CallLane {
 
   /**
    * Sends the call upstream as the SDK Client's request() would, writing it before any other
-   * bookkeeping (that is the critical path); settles with its answer.
+   * bookkeeping (that is the critical path); its answer goes to `call.settle`.
    */
-  function forward(call: LaneCall, params: Plain): Promise<Plain> {
+  function forward(call: LaneCall, params: Plain): void {
     const transport = port.transport as Transport;
     const upstreamId = (counter as { _requestMessageId: number })._requestMessageId++;
     call.upstreamId = upstreamId;
@@ -342,18 +350,69 @@ export function createCallLane(options: CallLaneOptions): CallLane {
     const now = Date.now();
     call.startTime = now;
     watch(call, now);
-    const answered = new Promise<Plain>((resolve, reject) => {
+    sent.catch((error: unknown) => {
+      stopWaiting(call);
+      call.settle?.({ error });
+    });
+  }
+
+  /** The call's upstream answer as a promise (what runToolCall's `next` returns). */
+  function answerOf(call: LaneCall): Promise<Plain> {
+    return new Promise<Plain>((resolve, reject) => {
       call.settle = (outcome) => {
         call.settle = undefined;
         if ("result" in outcome) resolve(outcome.result);
         else reject(asDownstreamError(outcome.error));
       };
     });
-    sent.catch((error: unknown) => {
-      stopWaiting(call);
-      call.settle?.({ error });
-    });
-    return answered;
+  }
+
+  /**
+   * Answers the call through the adapter session's forwardToolCall when it takes the call: the
+   * upstream's result is finished (bounded, enforced, observed) as it arrives, and answered at
+   * once when that is synchronous (a small result passing through), without the promise chain
+   * of runToolCall. False when the session leaves the call to runToolCall.
+   */
+  function forwardThroughSession(
+    call: LaneCall,
+    record: Plain,
+    extra: LaneExtra,
+    transport: Transport,
+  ): boolean {
+    const id = call.downstreamId;
+    const fail = (error: unknown) =>
+      answer(call, errorResponse(id, error as RelayErrorLike), transport);
+    const succeed = (result: Plain) => answer(call, { result, jsonrpc: "2.0", id }, transport);
+    let forwarded: ForwardedToolCall | undefined;
+    try {
+      forwarded = session.forwardToolCall(
+        record as { method: string },
+        extra as unknown as DownstreamExtra,
+      );
+    } catch (error) {
+      // What runToolCall rejects with (a malformed request): its error response.
+      fail(error);
+      return true;
+    }
+    if (forwarded === undefined) return false;
+    const finish = forwarded.finish;
+    call.settle = (outcome) => {
+      call.settle = undefined;
+      if (!("result" in outcome)) {
+        fail(asDownstreamError(outcome.error));
+        return;
+      }
+      let answered: ReturnType<ForwardedToolCall["finish"]>;
+      try {
+        answered = finish(outcome.result);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (answered instanceof Promise) answered.then(succeed as never, fail);
+      else succeed(answered as unknown as Plain);
+    };
+    return true;
   }
 
   function answer(call: LaneCall, response: JSONRPCMessage, transport: Transport): void {
@@ -390,14 +449,21 @@ export function createCallLane(options: CallLaneOptions): CallLane {
     // Arguments runToolCall passes on (absent, or a plain object without an own __proto__) mean
     // it calls `next` at once, synchronously: the call is then sent upstream first, before the
     // adapter's own checks, which overlap the upstream's work instead of delaying it.
-    const early = passesArguments(params.arguments) ? forward(call, params) : undefined;
-    early?.catch(() => {});
+    const early = passesArguments(params.arguments);
+    if (early) forward(call, params);
     const callExtra = new LaneExtra(call, server, transport.sessionId, meta, extra);
+    if (early && forwardThroughSession(call, record, callExtra, transport)) return true;
+    const answered = early ? answerOf(call) : undefined;
+    answered?.catch(() => {});
     session
       .runToolCall(
         record as { method: string },
         callExtra as unknown as DownstreamExtra,
-        () => (early ?? forward(call, params)) as never,
+        () => {
+          if (answered !== undefined) return answered as never;
+          forward(call, params);
+          return answerOf(call) as never;
+        },
         { resultSdk: false },
       )
       .then(
@@ -482,7 +548,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
     return true;
   }
 
-  /** No call waits: the sweep timer goes, so a closed session is not held until it fires. */
+  /** A side closed: the sweep timer goes, so a closed session is not held until it fires. */
   function stopSweeping(): void {
     if (sweepTimer === undefined) return;
     clearTimeout(sweepTimer);
@@ -490,6 +556,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
   }
 
   function upstreamClosed(): void {
+    stopSweeping();
     if (pending.size === 0) return;
     const closed = McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed");
     for (const call of [...pending.values()]) fail(call, closed);
@@ -513,6 +580,7 @@ export function createCallLane(options: CallLaneOptions): CallLane {
     },
     downstreamClosed() {
       for (const call of [...byDownstream.values()]) cancel(call, undefined);
+      stopSweeping();
     },
     get calls() {
       return calls;
