@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { close, fdatasync, openSync, write } from "node:fs";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArtifactMetaJson } from "../shared/meta.js";
@@ -74,18 +75,63 @@ export async function openArtifact(dir: string, id: string): Promise<FileHandle 
   }
 }
 
+/**
+ * What completeStaged and discardStaged need of a staged body's open temp file: a FileHandle, or
+ * a descriptor opened synchronously (see stageBody).
+ */
+export interface StagedFileHandle {
+  write(
+    bytes: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** A body being written to a fresh temp file (mode 0600) before its metadata is known. */
 export interface StagedFile {
   body: Uint8Array;
   path: string;
   /** Settles when the body is written; rejects when the file could not be created or written. */
-  written: Promise<FileHandle>;
+  written: Promise<StagedFileHandle>;
+}
+
+/**
+ * A file descriptor as a StagedFileHandle, over the callback API: each call is handed to the
+ * thread pool at once, so writes started before a long synchronous task (a payload's parse) are
+ * carried out during it, where a FileHandle from `open()` would only exist after it.
+ */
+function descriptorHandle(fd: number): StagedFileHandle {
+  return {
+    write: (bytes, offset, length, position) =>
+      new Promise((resolve, reject) => {
+        write(fd, bytes, offset, length, position, (error, bytesWritten) => {
+          if (error === null) resolve({ bytesWritten });
+          else reject(error);
+        });
+      }),
+    datasync: () =>
+      new Promise((resolve, reject) => {
+        fdatasync(fd, (error) => (error === null ? resolve() : reject(error)));
+      }),
+    close: () =>
+      new Promise((resolve, reject) => {
+        close(fd, (error) => (error === null || error === undefined ? resolve() : reject(error)));
+      }),
+  };
 }
 
 /**
  * Starts writing `body` to a fresh temp file of `dir` (exclusive create, mode 0600) in the
- * background, after `prepare` (which creates the folder). Finish it with completeStaged, or drop it with discardStaged; a crash leaves a temp
- * file that is never read and that the next store opened on the folder (or a sweep) removes.
+ * background, after `prepare` (which creates the folder). Without `prepare` (the folder is known
+ * to exist) the file is created synchronously (one open(2)) and every write is handed to the
+ * thread pool before this returns, so the body is written while the caller's thread is busy
+ * (the bounder parses the payload next, for hundreds of milliseconds on a large one); with it,
+ * the writes start once `prepare` settles and the event loop runs. Finish it with
+ * completeStaged, or drop it with discardStaged; a crash leaves a temp file that is never read
+ * and that the next store opened on the folder (or a sweep) removes.
  */
 export function stageBody(
   dir: string,
@@ -96,8 +142,12 @@ export function stageBody(
   const name = `${TEMP_FILE_PREFIX}${THIS_WRITER}-${label}-${randomBytes(6).toString("hex")}`;
   const path = join(dir, name);
   const written = (async () => {
-    await prepare?.();
-    const handle = await open(path, "wx", 0o600);
+    let handle: StagedFileHandle;
+    if (prepare === undefined) handle = descriptorHandle(openSync(path, "wx", 0o600));
+    else {
+      await prepare();
+      handle = await open(path, "wx", 0o600);
+    }
     try {
       await writeWhole(handle, body);
       return handle;
@@ -121,7 +171,7 @@ const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
  * the payload), where FileHandle.writeFile's 512 KiB writes each wait for the event loop to start
  * the next one. A short write is continued from where it stopped.
  */
-async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+async function writeWhole(handle: StagedFileHandle, bytes: Uint8Array): Promise<void> {
   const writeRange = async (start: number, end: number): Promise<void> => {
     let at = start;
     while (at < end) {

@@ -128,6 +128,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
    * next call tries again.
    */
   let preparing: Promise<void> | null = null;
+  /** The folder was prepared: a body can be staged without waiting for the event loop. */
+  let prepared = false;
   const ready = (): Promise<void> => {
     preparing ??= (async () => {
       await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -140,6 +142,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
         });
       }
       refreshIndex(scan.metas);
+      prepared = true;
     })().catch((error: unknown) => {
       preparing = null;
       throw error;
@@ -315,7 +318,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
           discard: async () => {},
         });
       }
-      const file = stageBody(dir, body, "staged", ready);
+      // Once the folder is prepared, the body's writes start before stage() returns (stageBody).
+      const file = stageBody(dir, body, "staged", prepared ? undefined : ready);
       staged.add(file);
       const drop = async () => {
         staged.delete(file);
