@@ -104,9 +104,17 @@ export interface StagedFile {
  * carried out during it, where a FileHandle from `open()` would only exist after it.
  */
 function descriptorHandle(fd: number): StagedFileHandle {
+  // Like a FileHandle, closed once: a second close(2) of a number the system may have handed out
+  // again would close someone else's file.
+  let closing: Promise<void> | undefined;
+  const closed = () => new Error("the staged file is closed");
   return {
     write: (bytes, offset, length, position) =>
       new Promise((resolve, reject) => {
+        if (closing !== undefined) {
+          reject(closed());
+          return;
+        }
         write(fd, bytes, offset, length, position, (error, bytesWritten) => {
           if (error === null) resolve({ bytesWritten });
           else reject(error);
@@ -114,12 +122,18 @@ function descriptorHandle(fd: number): StagedFileHandle {
       }),
     datasync: () =>
       new Promise((resolve, reject) => {
+        if (closing !== undefined) {
+          reject(closed());
+          return;
+        }
         fdatasync(fd, (error) => (error === null ? resolve() : reject(error)));
       }),
-    close: () =>
-      new Promise((resolve, reject) => {
+    close: () => {
+      closing ??= new Promise((resolve, reject) => {
         close(fd, (error) => (error === null || error === undefined ? resolve() : reject(error)));
-      }),
+      });
+      return closing;
+    },
   };
 }
 
