@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLineFramer, type OversizedLine, SPARE_BUFFER_MIN_BYTES } from "./line-framer.js";
+import { createLineFramer, type OversizedLine } from "./line-framer.js";
 
 function collect(maxLineBytes: number, edgeBytes = 4, retainedBufferBytes = 0) {
   const lines: string[] = [];
@@ -154,46 +154,5 @@ describe("createLineFramer", () => {
     framer.push(Buffer.from("x".repeat(300_000)));
     framer.push(Buffer.from("\n"));
     expect(framer.bufferBytes).toBe(0);
-  });
-
-  it("gives a line that grew into a buffer of SPARE_BUFFER_MIN_BYTES or more that shared buffer, and never writes it again", () => {
-    const got: { line: string; spare: Buffer | undefined }[] = [];
-    const framer = createLineFramer({
-      maxLineBytes: 64 * 1024 * 1024,
-      onLine: (line, spare) => got.push({ line, spare }),
-      onOversizedLine: () => {},
-    });
-    const long = "é".repeat(3 * 1024 * 1024); // 6 MiB: the buffer grows to 16 MiB
-    const bytes = Buffer.from(`${long}\nshort`);
-    for (let at = 0; at < bytes.length; at += 1024 * 1024) {
-      framer.push(bytes.subarray(at, at + 1024 * 1024));
-    }
-    framer.push(Buffer.from(`\n${"s".repeat(100_000)}`));
-    framer.push(Buffer.from("\n"));
-    const [first, second, third] = got;
-    const spare = first?.spare;
-    // The receiver owns it: writing into it changes nothing the framer delivers next.
-    spare?.fill(0x78);
-    framer.push(Buffer.from("x".repeat(2_000_000)));
-    framer.push(Buffer.from(`${"y".repeat(2_000_000)}\n`));
-    expect({
-      first: first?.line === long,
-      shared: spare?.buffer instanceof SharedArrayBuffer,
-      spareBytes: (spare?.length ?? 0) >= SPARE_BUFFER_MIN_BYTES,
-      second: second,
-      third: { long: third?.line === "s".repeat(100_000), spare: third?.spare },
-      fourth: got[3]?.line === `${"x".repeat(2_000_000)}${"y".repeat(2_000_000)}`,
-      fourthSpare: got[3]?.spare,
-      bufferBytes: framer.bufferBytes,
-    }).toEqual({
-      first: true,
-      shared: true,
-      spareBytes: true,
-      second: { line: "short", spare: undefined },
-      third: { long: true, spare: undefined },
-      fourth: true,
-      fourthSpare: undefined,
-      bufferBytes: 0,
-    });
   });
 });

@@ -13,11 +13,6 @@ const MIN_GROWING_BYTES = 64 * 1024;
 const GROWTH_FACTOR = 4;
 /** Headroom of a line buffer sized after a line, so a slightly longer next line still fits. */
 const BUFFER_HEADROOM = 1.25;
-/**
- * A line's own buffer of at least this many bytes is shared memory (a SharedArrayBuffer) that the
- * framer gives away with the line (see LineFramerOptions.onLine): about a 4 MiB line or longer.
- */
-export const SPARE_BUFFER_MIN_BYTES = 16 * 1024 * 1024;
 
 /** What the framer keeps of a line that went over the cap: its size, first and last bytes. */
 export interface OversizedLine {
@@ -43,15 +38,8 @@ export interface LineFramerOptions {
    * of its own. {@link LineFramer.releaseBuffer} and {@link LineFramer.reset} release it.
    */
   retainedBufferBytes?: number;
-  /**
-   * Receives each complete line under the cap, decoded as UTF-8, without its newline (a trailing
-   * CR is kept). A line that outgrew the retained buffer into one of SPARE_BUFFER_MIN_BYTES or
-   * more comes with `spare`: that buffer (over a SharedArrayBuffer, the line's bytes at its start,
-   * already decoded), which the framer no longer references: the receiver may write into it (its
-   * pages are already mapped, where a fresh allocation of the same size costs page faults) or
-   * drop it.
-   */
-  onLine: (line: string, spare?: Buffer) => void;
+  /** Receives each complete line under the cap, decoded as UTF-8, without its newline (a trailing CR is kept). */
+  onLine: (line: string) => void;
   /** Receives the size, head and tail of each line over the cap once its newline arrives. */
   onOversizedLine: (line: OversizedLine) => void;
 }
@@ -80,7 +68,7 @@ export interface LineFramer {
  * nothing of the line is in the JS heap until its newline. Either way the line is decoded once,
  * whole, so a multi-byte UTF-8 character split by a chunk is never split in the text; then a grown
  * buffer is released at once (see release), not left to the next full garbage collection while
- * the caller parses, or, from SPARE_BUFFER_MIN_BYTES, handed to onLine as spare memory. A line over `maxLineBytes` is discarded as it streams in, keeping only its
+ * the caller parses. A line over `maxLineBytes` is discarded as it streams in, keeping only its
  * byte count, head and tail, so memory stays bounded by the cap whatever the sender writes.
  * Limits: a line of N bytes that outgrew the buffer is copied again on the way, at most about
  * 1.3N bytes (0.4N for a 50 MiB line), into buffers released as they are outgrown; then N more
@@ -125,28 +113,20 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       options.maxLineBytes,
       Math.max(pendingBytes, GROWTH_FACTOR * target.length, MIN_GROWING_BYTES),
     );
-    const grown =
-      capacity >= SPARE_BUFFER_MIN_BYTES
-        ? Buffer.from(new SharedArrayBuffer(capacity))
-        : Buffer.allocUnsafeSlow(capacity);
+    const grown = Buffer.allocUnsafeSlow(capacity);
     target.copy(grown, 0, 0, held);
     piece.copy(grown, held);
     if (growing !== undefined) release(growing);
     growing = grown;
   }
 
-  /**
-   * The line decoded once, and the buffer it grew into when that is shared memory to give away
-   * (see onLine's `spare`); any other grown buffer is released at once after (see release).
-   */
-  function assembled(): { line: string; spare?: Buffer } {
-    if (growing === undefined) return { line: decode(buffer.subarray(0, pendingBytes)) };
+  /** The line decoded once; a grown buffer is released at once after (see release). */
+  function assembled(): string {
+    if (growing === undefined) return decode(buffer.subarray(0, pendingBytes));
     const line = decode(growing.subarray(0, pendingBytes));
-    const grown = growing;
+    release(growing);
     growing = undefined;
-    if (grown.buffer instanceof SharedArrayBuffer) return { line, spare: grown };
-    release(grown);
-    return { line };
+    return line;
   }
 
   /** The buffer the next line is copied into: sized after this one when it outgrew the buffer. */
@@ -161,14 +141,12 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
 
   function finishLine(): void {
     const outgrown = growing !== undefined;
-    const over = oversized ? { byteLength: pendingBytes, head, tail } : undefined;
-    const whole = over === undefined ? assembled() : undefined;
+    const line = oversized ? { byteLength: pendingBytes, head, tail } : assembled();
     const lineBytes = pendingBytes;
     clear();
     keepBuffer(lineBytes, outgrown);
-    if (whole === undefined) options.onOversizedLine(over as OversizedLine);
-    else if (whole.spare === undefined) options.onLine(whole.line);
-    else options.onLine(whole.line, whole.spare);
+    if (typeof line === "string") options.onLine(line);
+    else options.onOversizedLine(line);
   }
 
   function clear(): void {
@@ -224,10 +202,8 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
  * Frees the memory of a buffer this module allocated and no longer reads, at the next scavenge
  * rather than at the next full garbage collection: its memory moves to a new, unreferenced
  * ArrayBuffer (transferred by structuredClone), which dies young; `bytes` is left detached.
- * Shared memory cannot be transferred: it is only dropped (freed when its young wrapper is).
  */
 function release(bytes: Buffer): void {
-  if (bytes.buffer instanceof SharedArrayBuffer) return;
   structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
 }
 

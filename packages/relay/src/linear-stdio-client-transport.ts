@@ -14,7 +14,6 @@ import { attachReceivedJson } from "./received-json.js";
 import { RELAY_ERROR_CODES } from "./sdk/protocol.js";
 import { defaultChildEnvironment } from "./sdk/transports.js";
 import type { JSONRPCMessage, RequestId, Transport } from "./sdk/types.js";
-import { attachSpareBytes } from "./spare-bytes.js";
 import { structuredContentText } from "./structured-content-span.js";
 
 /** The default byte cap of one upstream message: 1.3 x artifactMaxBytes (docs/sdk-notes.md 7). */
@@ -105,9 +104,8 @@ type Child = ChildProcessByStdio<Writable, Readable, Readable>;
  * before `onclose`. A response whose result is not an object (`result: null`) fails its call at
  * once (see replaceNonObjectResult) instead of waiting for the timeout. A result's
  * structuredContent keeps the text it arrived as (see keepStructuredContentText), so a bounded
- * result stores the upstream's bytes. A result whose line grew the framer's buffer to 16 MiB or
- * more carries that buffer (shared memory, already mapped) for the bounder to encode the payload
- * into (see spare-bytes.ts). One transport spawns one child; restarting is the supervisor's job.
+ * result stores the upstream's bytes. One transport spawns one child; restarting is the
+ * supervisor's job.
  * Limits: POSIX-style spawning (no Windows console hiding); `sessionId` is never set.
  */
 export function createLinearStdioClientTransport(
@@ -132,9 +130,9 @@ export function createLinearStdioClientTransport(
     maxLineBytes: maxMessageBytes,
     retainedBufferBytes:
       options.retainedBufferBytes ?? Math.min(maxMessageBytes, DEFAULT_RETAINED_BUFFER_BYTES),
-    onLine: (line, spare) => {
+    onLine: (line) => {
       if (line.length > CHUNK_CHARACTERS && stdoutFramer.bufferBytes > 0) keepBufferWhileBusy();
-      receiveLine(line, spare);
+      receiveLine(line);
     },
     onOversizedLine: (line) => receiveOversizedLine(line),
   });
@@ -243,7 +241,7 @@ export function createLinearStdioClientTransport(
     }
   }
 
-  function receiveLine(line: string, spare: Buffer | undefined): void {
+  function receiveLine(line: string): void {
     const text = stripCarriageReturn(line);
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
@@ -258,10 +256,6 @@ export function createLinearStdioClientTransport(
       return;
     }
     keepStructuredContentText(message, text);
-    const result = "result" in message ? message.result : undefined;
-    if (spare !== undefined && typeof result === "object" && result !== null) {
-      attachSpareBytes(result, spare);
-    }
     const id = "id" in message ? (message.id as RequestId) : undefined;
     enqueue(replaceNonObjectResult(message, id === undefined ? undefined : inFlight.get(id), name));
   }

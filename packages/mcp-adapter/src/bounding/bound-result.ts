@@ -33,7 +33,6 @@ import { type Payload, type PayloadText, parsePayload, selectPayloadText } from 
 import { resolvePreview } from "./preview-override.js";
 import { dropReceivedJson } from "./received-json.js";
 import { type RedactHook, redactPayloadText } from "./redact-payload.js";
-import { takeSpareBytes } from "./spare-bytes.js";
 
 /** What a preview hook receives: the parsed payload of one oversized result. */
 export interface PreviewInput {
@@ -194,8 +193,6 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     context: BoundContext,
     measured: MeasuredTexts,
   ): Promise<CallToolResult> => {
-    // Memory the transport assembled the result's line in, if any: the payload is encoded there.
-    const spare = takeSpareBytes(result);
     const redacted = await redactPayloadText(
       dependencies.redact,
       selectPayloadText(result, measured),
@@ -230,7 +227,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
     // on a helper thread while this one parses. A text block with lone surrogates is encoded
     // again, escaped (SPEC.md §10, startEncodingStorable), and may then be larger.
-    const { source, encoding } = startEncodingStorable(picked, byteLength, spare);
+    const { source, encoding } = startEncodingStorable(picked, byteLength);
     if (encoding.body.byteLength > limits.artifactMaxBytes) {
       return tooLarge(encoding.body.byteLength, source);
     }

@@ -58,38 +58,19 @@ export interface EncodingPayload {
 }
 
 /**
- * `byteLength` bytes of shared memory: the start of `spare` when it is shared and large enough
- * (memory a transport handed over, see spare-bytes.ts), else a fresh SharedArrayBuffer.
- */
-function sharedBytes(byteLength: number, spare: Buffer | undefined): Buffer {
-  if (
-    spare !== undefined &&
-    spare.buffer instanceof SharedArrayBuffer &&
-    spare.length >= byteLength
-  ) {
-    return spare.subarray(0, byteLength);
-  }
-  return Buffer.from(new SharedArrayBuffer(byteLength));
-}
-
-/**
  * Like `encodePayloadText`, but a payload of OFF_THREAD_HASH_MIN_BYTES or more is encoded into
- * shared memory (`spare` when given and large enough: see spare-bytes.ts), hashed and tested for inexact number candidates on a helper thread
+ * shared memory, hashed and tested for inexact number candidates on a helper thread
  * (`mayHoldInexactNumbers`), so the caller's JSON.parse overlaps both (on a machine with a spare
  * core). Falls back to hashing on the calling thread when the helper is unavailable (then
  * `mayHoldInexactNumbers` resolves to undefined: unknown). The caller must not write `body`; it
  * may hand it to a store once sha256 settles.
  */
-export function startEncodingPayload(
-  text: string,
-  byteLength: number,
-  spare?: Buffer,
-): EncodingPayload {
+export function startEncodingPayload(text: string, byteLength: number): EncodingPayload {
   if (byteLength < OFF_THREAD_HASH_MIN_BYTES) {
     const { body, sha256 } = encodePayloadText(text, byteLength);
     return { body, sha256: Promise.resolve(sha256) };
   }
-  const body = writeUtf8(sharedBytes(byteLength, spare), text);
+  const body = writeUtf8(Buffer.from(new SharedArrayBuffer(byteLength)), text);
   const facts = factsOffThread(body);
   const sha256 = facts.then(
     (found) => found?.sha256 ?? createHash("sha256").update(body).digest("hex"),
@@ -116,22 +97,16 @@ export interface EncodingSource {
  * its UTF-8 would hold U+FFFD where the cached text holds the lone surrogate. A payload whose
  * bytes hold no U+FFFD pays one Buffer#indexOf of them (a byte search, about 1% of the encode and
  * hash; bench/well-formed-check.ts), never the isWellFormed scan of the text; only a text with
- * U+FFFD in it is scanned, and only one with lone surrogates is encoded twice. `spare` is used
- * for the first encoding only (see startEncodingPayload).
+ * U+FFFD in it is scanned, and only one with lone surrogates is encoded twice.
  */
-export function startEncodingStorable(
-  source: PayloadText,
-  byteLength: number,
-  spare?: Buffer,
-): EncodingSource {
-  const encoding = startEncodingPayload(source.text, byteLength, spare);
+export function startEncodingStorable(source: PayloadText, byteLength: number): EncodingSource {
+  const encoding = startEncodingPayload(source.text, byteLength);
   if (source.asReceived !== true || encoding.body.indexOf(REPLACEMENT_CHARACTER) === -1) {
     return { source, encoding };
   }
   const storable = storablePayloadText(source);
   if (storable === source) return { source, encoding };
-  // The first digest is never awaited: it must not be left an unhandled rejection. The helper
-  // thread may still read the first bytes (the spare memory among them): fresh memory here.
+  // The first digest is never awaited: it must not be left an unhandled rejection.
   encoding.sha256.catch(() => undefined);
   return {
     source: storable,
