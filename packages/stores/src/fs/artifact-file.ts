@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { close, fdatasync, openSync, write } from "node:fs";
-import { type FileHandle, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
@@ -202,15 +202,40 @@ async function writeWhole(handle: StagedFileHandle, bytes: Uint8Array): Promise<
 }
 
 /**
+ * A second name (a temp file name of this writer) for the artifact file `target` when there is
+ * one, so renaming a new file over it does not free its blocks inside the rename (measured: a
+ * 50 MiB file made the rename 28 - 48 ms, 3 ms with the second name kept); undefined when there
+ * is none or the file system refuses hard links.
+ */
+async function keepPrevious(dir: string, target: string): Promise<string | undefined> {
+  const name = join(
+    dir,
+    `${TEMP_FILE_PREFIX}${THIS_WRITER}-replaced-${randomBytes(6).toString("hex")}`,
+  );
+  try {
+    await link(target, name);
+    return name;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Appends the metadata to a staged body, optionally flushes the file to disk, and renames it
- * over the artifact's file. The temp file is removed when any step fails.
+ * over the artifact's file. The temp file is removed when any step fails. The artifact's previous
+ * file, when the same id is stored again, is removed after the rename (see keepPrevious): handed
+ * to `later` when given (the store awaits it on dispose), so freeing its blocks is not on the
+ * caller's path, else awaited here. A crash before that leaves a temp file of this writer, which
+ * the next store opened on the folder removes.
  */
 export async function completeStaged(
   staged: StagedFile,
   dir: string,
   meta: ArtifactMeta,
   durable: boolean,
+  later?: (cleanup: Promise<void>) => void,
 ): Promise<void> {
+  let previous: string | undefined;
   try {
     const handle = await staged.written;
     try {
@@ -220,11 +245,18 @@ export async function completeStaged(
     } finally {
       await handle.close();
     }
-    await rename(staged.path, artifactPath(dir, meta.id));
+    const target = artifactPath(dir, meta.id);
+    previous = await keepPrevious(dir, target);
+    await rename(staged.path, target);
   } catch (error) {
     await unlink(staged.path).catch(() => undefined);
+    if (previous !== undefined) await unlink(previous).catch(() => undefined);
     throw error;
   }
+  if (previous === undefined) return;
+  const cleanup = unlink(previous).catch(() => undefined);
+  if (later === undefined) await cleanup;
+  else later(cleanup);
 }
 
 /** Drops a staged body: closes and removes its temp file. Never rejects. */

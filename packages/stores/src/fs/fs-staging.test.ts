@@ -114,4 +114,19 @@ describe("fs store staging", () => {
     }).toEqual({ meta, sameBody: true, files: [`${meta.id}.artifact`] });
     await store.dispose();
   });
+
+  it("stores the same id again over its previous file and leaves no second name behind once disposed", async () => {
+    const { dir, store } = await freshStore();
+    const body = Buffer.from('{"again":true}');
+    const first = metaFor(testArtifactId(5), body);
+    await store.stage(body).commit(first, { sha256FromBody: true });
+    const second = { ...first, createdAt: first.createdAt + 1, expiresAt: first.expiresAt + 1 };
+    await store.stage(body).commit(second, { sha256FromBody: true });
+    const read = await store.get(first.id);
+    await store.dispose();
+    expect({ read, files: await readdir(dir) }).toEqual({
+      read: { meta: second, body },
+      files: [`${first.id}.artifact`],
+    });
+  });
 });

@@ -105,6 +105,12 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   };
   /** Bodies staged by this store and not yet committed or discarded (dispose discards them). */
   const staged = new Set<StagedFile>();
+  /** Removals of replaced artifact files still running (see completeStaged); dispose awaits them. */
+  const cleanups = new Set<Promise<void>>();
+  const afterWrite = (cleanup: Promise<void>): void => {
+    cleanups.add(cleanup);
+    void cleanup.finally(() => cleanups.delete(cleanup));
+  };
 
   const fail = (operation: string, cause: unknown): StoreError =>
     StoreError.isInstance(cause)
@@ -243,7 +249,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       await idLock.run(checked.id, async () => {
         try {
           if (file === undefined) await writeArtifactAtomically(dir, checked, body, durable);
-          else await completeStaged(file, dir, checked, durable);
+          else await completeStaged(file, dir, checked, durable, afterWrite);
         } catch (error) {
           // The folder was removed under a running store: create it again, once.
           if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
@@ -387,6 +393,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       const pending = [...staged];
       staged.clear();
       await Promise.all(pending.map(discardStaged));
+      await Promise.all(cleanups);
       await sweeping;
       await preparing?.catch(() => undefined);
     },
