@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,5 +52,39 @@ describe("the fs store built from settings", () => {
       live: "answered",
       expired: [{ reason: "expired" }, { reason: "expired" }],
     });
+  });
+
+  it("loads the backend in the background: once loaded, a staged body's file is created before stage() returns", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "adapter-settings-fs-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const bounded = createTestAdapter({
+      environment: { BOUNDED_MCP_STORE: "fs", BOUNDED_MCP_STORE_DIR: dir },
+    });
+    cleanups.push(() => bounded.dispose());
+    // Any read waits for the backend (and its folder): loaded without a first use.
+    expect(await bounded.store.head(`a${"0".repeat(42)}`)).toBeNull();
+    const store = bounded.store;
+    if (!canStage(store)) throw new Error("the fs store stages");
+    const staged = store.stage(Buffer.from("[1,2,3]"));
+    // Synchronously: the fs store opened the temp file and handed its write to the thread pool
+    // (before, the stage waited for the import's promise, so nothing existed yet).
+    const files = readdirSync(dir);
+    await staged.discard();
+    expect({ files: files.map((file) => file.replace(/-[0-9a-f]{12}$/, "-<random>")) }).toEqual({
+      files: [expect.stringMatching(/^\.tmp-.*-staged-<random>$/)],
+    });
+  });
+
+  it("starts no background load for an adapter disposed at once", async () => {
+    const root = await mkdtemp(join(tmpdir(), "adapter-settings-fs-"));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    const dir = join(root, "never-created");
+    const bounded = createTestAdapter({
+      environment: { BOUNDED_MCP_STORE: "fs", BOUNDED_MCP_STORE_DIR: dir },
+    });
+    await bounded.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(existsSync(dir)).toBe(false);
   });
 });

@@ -14,19 +14,30 @@ import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
  * A store whose backend is loaded on first use. The fs and S3 backends live behind subpath
  * exports (the S3 SDK is an optional peer), so they are imported only when settings ask for
  * them; every method waits for the import. A backend with the staging capability is staged
- * through: the handle's commit and discard wait for the import too.
+ * through: once it is loaded, at once (the fs store then starts writing the body before the
+ * bounder parses it), before that, when the import settles (the handle's commit and discard wait
+ * for it). `preload` starts the import when the event loop is next free instead of on first use
+ * (fs: so the first oversized result is written while it is parsed, not after).
  */
 function createDeferredStore(
   name: string,
   capabilities: ArtifactStore["capabilities"],
   load: () => Promise<ArtifactStore>,
+  preload = false,
 ): ArtifactStore {
   let loaded: Promise<ArtifactStore> | undefined;
+  let backend: ArtifactStore | undefined;
   const store = () => {
-    loaded ??= load();
+    loaded ??= load().then((ready) => {
+      backend = ready;
+      return ready;
+    });
     return loaded;
   };
+  let disposed = false;
+  if (preload) setImmediate(() => disposed || store().catch(() => undefined));
   const stage = (body: Uint8Array): StagedBody => {
+    if (backend !== undefined && canStage(backend)) return backend.stage(body);
     const staged = store().then((backend) => {
       if (!canStage(backend)) throw new Error(`the ${name} store cannot stage`);
       return backend.stage(body);
@@ -46,7 +57,11 @@ function createDeferredStore(
     delete: async (id) => (await store()).delete(id),
     sweep: async (now) => (await store()).sweep(now),
     dispose: async () => {
-      if (loaded !== undefined) await (await loaded).dispose();
+      disposed = true;
+      if (loaded === undefined) return;
+      // A preloaded backend that failed to load was never used: nothing to dispose.
+      const used = await (preload ? loaded.catch(() => undefined) : loaded);
+      await used?.dispose();
     },
     ...(capabilities.staging ? { stage } : {}),
   };
@@ -107,16 +122,21 @@ export function createStoreFromSettings(
   };
   if (store.kind === "fs") {
     const capabilities = { persistent: true, shared: true, quota: true, staging: true };
-    return createDeferredStore("fs", capabilities, async () => {
-      const { createFsStore, DEFAULT_FS_QUOTA_BYTES } = await import("@bounded-mcp/stores/fs");
-      const backend = createFsStore({
-        dir: store.dir,
-        ...(quota === undefined ? {} : { quotaBytes: quota }),
-        ...shareOf(quota ?? DEFAULT_FS_QUOTA_BYTES),
-        clock,
-      });
-      return sealedWhenAsked(settings, logger, backend);
-    });
+    return createDeferredStore(
+      "fs",
+      capabilities,
+      async () => {
+        const { createFsStore, DEFAULT_FS_QUOTA_BYTES } = await import("@bounded-mcp/stores/fs");
+        const backend = createFsStore({
+          dir: store.dir,
+          ...(quota === undefined ? {} : { quotaBytes: quota }),
+          ...shareOf(quota ?? DEFAULT_FS_QUOTA_BYTES),
+          clock,
+        });
+        return sealedWhenAsked(settings, logger, backend);
+      },
+      true,
+    );
   }
   if (store.kind === "s3") {
     const capabilities = { persistent: true, shared: true, quota: false, staging: false };

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type FileHandle, open, rename, unlink } from "node:fs/promises";
+import { close, fdatasync, openSync, write } from "node:fs";
+import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
@@ -74,18 +75,77 @@ export async function openArtifact(dir: string, id: string): Promise<FileHandle 
   }
 }
 
+/**
+ * What completeStaged and discardStaged need of a staged body's open temp file: a FileHandle, or
+ * a descriptor opened synchronously (see stageBody).
+ */
+export interface StagedFileHandle {
+  write(
+    bytes: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** A body being written to a fresh temp file (mode 0600) before its metadata is known. */
 export interface StagedFile {
   body: Uint8Array;
   path: string;
   /** Settles when the body is written; rejects when the file could not be created or written. */
-  written: Promise<FileHandle>;
+  written: Promise<StagedFileHandle>;
+}
+
+/**
+ * A file descriptor as a StagedFileHandle, over the callback API: each call is handed to the
+ * thread pool at once, so writes started before a long synchronous task (a payload's parse) are
+ * carried out during it, where a FileHandle from `open()` would only exist after it.
+ */
+function descriptorHandle(fd: number): StagedFileHandle {
+  // Like a FileHandle, closed once: a second close(2) of a number the system may have handed out
+  // again would close someone else's file.
+  let closing: Promise<void> | undefined;
+  const closed = () => new Error("the staged file is closed");
+  return {
+    write: (bytes, offset, length, position) =>
+      new Promise((resolve, reject) => {
+        if (closing !== undefined) {
+          reject(closed());
+          return;
+        }
+        write(fd, bytes, offset, length, position, (error, bytesWritten) => {
+          if (error === null) resolve({ bytesWritten });
+          else reject(error);
+        });
+      }),
+    datasync: () =>
+      new Promise((resolve, reject) => {
+        if (closing !== undefined) {
+          reject(closed());
+          return;
+        }
+        fdatasync(fd, (error) => (error === null ? resolve() : reject(error)));
+      }),
+    close: () => {
+      closing ??= new Promise((resolve, reject) => {
+        close(fd, (error) => (error === null || error === undefined ? resolve() : reject(error)));
+      });
+      return closing;
+    },
+  };
 }
 
 /**
  * Starts writing `body` to a fresh temp file of `dir` (exclusive create, mode 0600) in the
- * background, after `prepare` (which creates the folder). Finish it with completeStaged, or drop it with discardStaged; a crash leaves a temp
- * file that is never read and that the next store opened on the folder (or a sweep) removes.
+ * background, after `prepare` (which creates the folder). Without `prepare` (the folder is known
+ * to exist) the file is created synchronously (one open(2)) and every write is handed to the
+ * thread pool before this returns, so the body is written while the caller's thread is busy
+ * (the bounder parses the payload next, for hundreds of milliseconds on a large one); with it,
+ * the writes start once `prepare` settles and the event loop runs. Finish it with
+ * completeStaged, or drop it with discardStaged; a crash leaves a temp file that is never read
+ * and that the next store opened on the folder (or a sweep) removes.
  */
 export function stageBody(
   dir: string,
@@ -96,8 +156,12 @@ export function stageBody(
   const name = `${TEMP_FILE_PREFIX}${THIS_WRITER}-${label}-${randomBytes(6).toString("hex")}`;
   const path = join(dir, name);
   const written = (async () => {
-    await prepare?.();
-    const handle = await open(path, "wx", 0o600);
+    let handle: StagedFileHandle;
+    if (prepare === undefined) handle = descriptorHandle(openSync(path, "wx", 0o600));
+    else {
+      await prepare();
+      handle = await open(path, "wx", 0o600);
+    }
     try {
       await writeWhole(handle, body);
       return handle;
@@ -121,7 +185,7 @@ const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
  * the payload), where FileHandle.writeFile's 512 KiB writes each wait for the event loop to start
  * the next one. A short write is continued from where it stopped.
  */
-async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+async function writeWhole(handle: StagedFileHandle, bytes: Uint8Array): Promise<void> {
   const writeRange = async (start: number, end: number): Promise<void> => {
     let at = start;
     while (at < end) {
@@ -138,15 +202,40 @@ async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> 
 }
 
 /**
+ * A second name (a temp file name of this writer) for the artifact file `target` when there is
+ * one, so renaming a new file over it does not free its blocks inside the rename (measured: a
+ * 50 MiB file made the rename 28 - 48 ms, 3 ms with the second name kept); undefined when there
+ * is none or the file system refuses hard links.
+ */
+async function keepPrevious(dir: string, target: string): Promise<string | undefined> {
+  const name = join(
+    dir,
+    `${TEMP_FILE_PREFIX}${THIS_WRITER}-replaced-${randomBytes(6).toString("hex")}`,
+  );
+  try {
+    await link(target, name);
+    return name;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Appends the metadata to a staged body, optionally flushes the file to disk, and renames it
- * over the artifact's file. The temp file is removed when any step fails.
+ * over the artifact's file. The temp file is removed when any step fails. The artifact's previous
+ * file, when the same id is stored again, is removed after the rename (see keepPrevious): handed
+ * to `later` when given (the store awaits it on dispose), so freeing its blocks is not on the
+ * caller's path, else awaited here. A crash before that leaves a temp file of this writer, which
+ * the next store opened on the folder removes.
  */
 export async function completeStaged(
   staged: StagedFile,
   dir: string,
   meta: ArtifactMeta,
   durable: boolean,
+  later?: (cleanup: Promise<void>) => void,
 ): Promise<void> {
+  let previous: string | undefined;
   try {
     const handle = await staged.written;
     try {
@@ -156,11 +245,18 @@ export async function completeStaged(
     } finally {
       await handle.close();
     }
-    await rename(staged.path, artifactPath(dir, meta.id));
+    const target = artifactPath(dir, meta.id);
+    previous = await keepPrevious(dir, target);
+    await rename(staged.path, target);
   } catch (error) {
     await unlink(staged.path).catch(() => undefined);
+    if (previous !== undefined) await unlink(previous).catch(() => undefined);
     throw error;
   }
+  if (previous === undefined) return;
+  const cleanup = unlink(previous).catch(() => undefined);
+  if (later === undefined) await cleanup;
+  else later(cleanup);
 }
 
 /** Drops a staged body: closes and removes its temp file. Never rejects. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,5 +84,49 @@ describe("fs store staging", () => {
     store.stage(Buffer.alloc(1024 * 1024, 7));
     await store.dispose();
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("writes a staged body while the caller's thread stays busy, once the folder is prepared", async () => {
+    const { dir, store } = await freshStore();
+    // Any read waits for the folder to be prepared.
+    expect(await store.head(testArtifactId(4))).toBeNull();
+    const body = Buffer.alloc(4 * 1024 * 1024, 7);
+    const staged = store.stage(body);
+    // The temp file exists before the event loop runs again, and its bytes arrive while this
+    // thread never yields (as while the bounder parses the payload): the thread pool writes them.
+    // Before, the file was opened by the event loop, so nothing was written until the thread
+    // yielded: this loop would end after its 2000 pauses with an empty file, or find no file.
+    const [temp = "none"] = readdirSync(dir);
+    expect(temp).toMatch(/^\.tmp-.*-staged-/);
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const sizeNow = () => statSync(join(dir, temp)).size;
+    for (let pauses = 0; pauses < 2000 && sizeNow() < body.length; pauses++) {
+      Atomics.wait(pause, 0, 0, 5);
+    }
+    expect(sizeNow()).toBe(body.length);
+    const meta = metaFor(testArtifactId(4), body);
+    await staged.commit(meta, { sha256FromBody: true });
+    const read = await store.get(meta.id);
+    expect({
+      meta: read !== null && "meta" in read ? read.meta : read,
+      sameBody: read !== null && "body" in read && Buffer.from(read.body).equals(body),
+      files: await readdir(dir),
+    }).toEqual({ meta, sameBody: true, files: [`${meta.id}.artifact`] });
+    await store.dispose();
+  });
+
+  it("stores the same id again over its previous file and leaves no second name behind once disposed", async () => {
+    const { dir, store } = await freshStore();
+    const body = Buffer.from('{"again":true}');
+    const first = metaFor(testArtifactId(5), body);
+    await store.stage(body).commit(first, { sha256FromBody: true });
+    const second = { ...first, createdAt: first.createdAt + 1, expiresAt: first.expiresAt + 1 };
+    await store.stage(body).commit(second, { sha256FromBody: true });
+    const read = await store.get(first.id);
+    await store.dispose();
+    expect({ read, files: await readdir(dir) }).toEqual({
+      read: { meta: second, body },
+      files: [`${first.id}.artifact`],
+    });
   });
 });

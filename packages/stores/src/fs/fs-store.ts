@@ -105,6 +105,12 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   };
   /** Bodies staged by this store and not yet committed or discarded (dispose discards them). */
   const staged = new Set<StagedFile>();
+  /** Removals of replaced artifact files still running (see completeStaged); dispose awaits them. */
+  const cleanups = new Set<Promise<void>>();
+  const afterWrite = (cleanup: Promise<void>): void => {
+    cleanups.add(cleanup);
+    void cleanup.finally(() => cleanups.delete(cleanup));
+  };
 
   const fail = (operation: string, cause: unknown): StoreError =>
     StoreError.isInstance(cause)
@@ -128,6 +134,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
    * next call tries again.
    */
   let preparing: Promise<void> | null = null;
+  /** The folder was prepared: a body can be staged without waiting for the event loop. */
+  let prepared = false;
   const ready = (): Promise<void> => {
     preparing ??= (async () => {
       await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -140,6 +148,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
         });
       }
       refreshIndex(scan.metas);
+      prepared = true;
     })().catch((error: unknown) => {
       preparing = null;
       throw error;
@@ -240,7 +249,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       await idLock.run(checked.id, async () => {
         try {
           if (file === undefined) await writeArtifactAtomically(dir, checked, body, durable);
-          else await completeStaged(file, dir, checked, durable);
+          else await completeStaged(file, dir, checked, durable, afterWrite);
         } catch (error) {
           // The folder was removed under a running store: create it again, once.
           if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
@@ -315,7 +324,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
           discard: async () => {},
         });
       }
-      const file = stageBody(dir, body, "staged", ready);
+      // Once the folder is prepared, the body's writes start before stage() returns (stageBody).
+      const file = stageBody(dir, body, "staged", prepared ? undefined : ready);
       staged.add(file);
       const drop = async () => {
         staged.delete(file);
@@ -383,6 +393,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       const pending = [...staged];
       staged.clear();
       await Promise.all(pending.map(discardStaged));
+      await Promise.all(cleanups);
       await sweeping;
       await preparing?.catch(() => undefined);
     },
