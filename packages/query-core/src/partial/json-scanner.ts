@@ -209,3 +209,13 @@ export class JsonScanner {
     return parseJsonExact(this.bytes.toString("utf8", start, end));
   }
 }
+
+/**
+ * A scanner kept for the life of the module so that the class's instance map stays alive. V8's
+ * optimized code for the scan checks that map and holds it weakly: once every scanner of a query
+ * is collected, the next full GC drops the map and with it the optimized code ("weak objects"
+ * deopt), and the next cold query runs unoptimized while the code is compiled again on V8's
+ * helper threads (about 30 ms of extra CPU on a 50 MiB cold page, bench/peers). Limits: keeps
+ * one empty scanner (a few dozen bytes); it is never scanned with.
+ */
+export const SCANNER_SHAPE_KEEPER = new JsonScanner(new Uint8Array(0));

@@ -10,6 +10,7 @@ import {
   type JsonScanner,
   OPEN_BRACE,
   QUOTE,
+  SCANNER_SHAPE_KEEPER,
   ScanError,
 } from "./json-scanner.js";
 import { locateArray } from "./locate-array.js";
@@ -264,6 +265,22 @@ class ItemReader {
   }
 }
 
+/** The largest element (in bytes) whose materialized item `shapeKeepers` keeps. */
+const SHAPE_KEEPER_MAX_BYTES = 4096;
+
+/**
+ * Objects kept for the life of the module so that their maps outlive a GC, for the reason
+ * SCANNER_SHAPE_KEEPER is kept (V8 drops optimized code whose weakly held maps die): an
+ * ItemReader, and the first item of the last scan (when its element is at most
+ * SHAPE_KEEPER_MAX_BYTES), whose map the items of the next scan of the same kind of array share
+ * and the filter loops check. Held by a function below: a module constant no function reads
+ * would not be kept.
+ */
+const shapeKeepers: { reader: ItemReader; item: unknown } = {
+  reader: new ItemReader(SCANNER_SHAPE_KEEPER, pathTreeOf([])),
+  item: undefined,
+};
+
 /**
  * Finds the array at `tokens` (as locateArray) and materializes every element with only what
  * `tree` reads of it (ItemReader), keeping each element's byte span when `withSpans`. Undefined
@@ -283,14 +300,18 @@ export function materializeItems(
     const data = scanner.bytes;
     let at = scanner.skipWhitespace(position + 1);
     if (data[at] === CLOSE_BRACKET) return { end: at + 1, found: { items, spans } };
+    const first = reader.element(at);
+    if (reader.end - at <= SHAPE_KEEPER_MAX_BYTES) shapeKeepers.item = first;
+    items.push(first);
+    if (withSpans) spans.push(at, reader.end);
     for (;;) {
-      items.push(reader.element(at));
-      if (withSpans) spans.push(at, reader.end);
       at = scanner.skipWhitespace(reader.end);
       const byte = data[at];
       if (byte === CLOSE_BRACKET) return { end: at + 1, found: { items, spans } };
       if (byte !== COMMA) throw new ScanError("expected , or ]");
       at = scanner.skipWhitespace(at + 1);
+      items.push(reader.element(at));
+      if (withSpans) spans.push(at, reader.end);
     }
   });
 }
