@@ -19,7 +19,9 @@ type Node =
   | { kind: "array"; items: Node[] }
   | { kind: "object"; entries: [string, Node][] };
 
-const KEYS = ["a", "b", "n", "tags", "__proto__", "x/y", "é", 'q"', "constructor"];
+/** A key longer than the scanner's inline string walk (64 bytes), with an escape past it. */
+const LONG_KEY = `${"k".repeat(62)}"\\${"k".repeat(5)}`;
+const KEYS = ["a", "b", "n", "tags", "__proto__", "x/y", "é", 'q"', "constructor", LONG_KEY];
 /** The keys most paths name come up more often, so most paths resolve on some item. */
 const key = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("a", "b", "n") },
@@ -41,10 +43,13 @@ const stringText = fc
     fc.string({ maxLength: 6, unit: "grapheme" }),
   )
   .map((text) => JSON.stringify(text));
-const escapedStringText = fc.constantFrom(
-  '"al\\u0070ha"',
-  '"tab\\tquote\\"back\\\\"',
-  '"\\ud83d\\ude42"',
+const escapedStringText = fc.oneof(
+  fc.constantFrom('"al\\u0070ha"', '"tab\\tquote\\"back\\\\"', '"\\ud83d\\ude42"'),
+  // Escapes around the 64-byte end of the inline string walk, and runs of backslashes before the
+  // closing quote past it (the native search's parity check).
+  fc
+    .tuple(fc.integer({ min: 60, max: 68 }), fc.constantFrom("\\", '"', "\\\\", "é\\"))
+    .map(([length, tail]) => JSON.stringify(`${"s".repeat(length)}${tail}`)),
 );
 const numberText = fc.oneof(
   fc.integer({ min: -5, max: 5 }).map(String),
@@ -82,6 +87,24 @@ const item = fc.oneof(
   { weight: 1, arbitrary: node },
 );
 
+/**
+ * Arrays of items drawn again and again from a pool of small objects that put the same few values
+ * under the same few keys in other orders, so thin objects are shared between items
+ * (SharedThinObjects): equal values under other keys, or in another order, must not share.
+ */
+const smallValue = fc
+  .constantFrom("1", "2", '"x"', "true", "null", "1e400", "[1]")
+  .map((text): Node => ({ kind: "literal", text }));
+const smallItem = fc
+  .array(fc.tuple(fc.constantFrom('"a"', '"b"', '"n"', '"\\u0061"'), smallValue), {
+    maxLength: 3,
+  })
+  .map((entries): Node => ({ kind: "object", entries }));
+const repetitiveItems = fc
+  .tuple(fc.array(smallItem, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 12 }))
+  .map(([pool, picks]) => picks.map((pick) => pool[pick % pool.length] as Node));
+const items = fc.oneof(fc.array(item, { maxLength: 12 }), repetitiveItems);
+
 function write(value: Node, indent: string, depth: number): string {
   const pad = indent === "" ? "" : `\n${indent.repeat(depth + 1)}`;
   const close = indent === "" ? "" : `\n${indent.repeat(depth)}`;
@@ -111,6 +134,7 @@ const PATHS = [
   "/é",
   '/q"',
   "/constructor",
+  `/${LONG_KEY}`,
   "",
 ];
 const path = fc.oneof(
@@ -119,6 +143,7 @@ const path = fc.oneof(
 );
 const filterValue = fc.oneof(
   fc.constantFrom(null, true, false, 0, 1, -1, 2.5, 100, "Alpha", "alpha", "a", "", "🙂", "K", "i"),
+  fc.constantFrom(`${"s".repeat(64)}\\`, `${"s".repeat(66)}"`),
   fc.integer({ min: -5, max: 5 }),
 );
 const leaf = fc.oneof(
@@ -176,13 +201,13 @@ describe("runPartialQuery on fields and filters, property", () => {
     let asked = 0;
     fc.assert(
       fc.property(
-        fc.array(item, { maxLength: 12 }),
+        items,
         fc.constantFrom("", "  "),
         fc.boolean(),
         queryInput,
         fc.integer({ min: 300, max: 4000 }),
-        (items, indent, nested, input, inlineBytes) => {
-          const array = write({ kind: "array", items }, indent, nested ? 2 : 0);
+        (elements, indent, nested, input, inlineBytes) => {
+          const array = write({ kind: "array", items: elements }, indent, nested ? 2 : 0);
           const text = nested ? `{"data": {"total": 1, "items": ${array}}, "after": [1]}` : array;
           const document = parseJsonExact(text);
           const context: QueryContext = createTestContext({
