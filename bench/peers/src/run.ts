@@ -230,24 +230,38 @@ async function main() {
     }
   };
   let coldPath = "";
-  /** Runs a cold child (2 timed runs after an untimed one); records wall and CPU; its path. */
-  const timeColdChild = async (name: string, child: string, counted: boolean) => {
+  /**
+   * Runs a cold child (2 timed runs after an untimed one); records wall and CPU; its path. With
+   * `background`, the child also parses the document afterwards as the adapter does, and the
+   * times through the end of that parse are recorded under `${name}` instead.
+   */
+  const timeColdChild = async (
+    name: string,
+    child: string,
+    counted: boolean,
+    background = false,
+  ) => {
     const { stdout } = await run(process.execPath, [
       "--expose-gc",
       child,
       file,
       JSON.stringify(request),
       "2",
+      ...(background ? ["background"] : []),
     ]);
     const output = JSON.parse(stdout) as {
       samples: number[];
       cpu: number[];
+      throughParse?: number[];
+      throughParseCpu?: number[];
       path: string;
       answer: { total: number; ids: string[] };
     };
     check(name, answerOf(output.answer.total, output.answer.ids));
-    for (const ms of output.samples) record(name, ms, counted);
-    for (const ms of output.cpu) record(`${name} CPU`, ms, counted);
+    const wall = background ? (output.throughParse ?? []) : output.samples;
+    const cpu = background ? (output.throughParseCpu ?? []) : output.cpu;
+    for (const ms of wall) record(name, ms, counted);
+    for (const ms of cpu) record(`${name} CPU`, ms, counted);
     return output.path;
   };
   const systems: Record<string, (counted: boolean) => Promise<void>> = {
@@ -341,6 +355,11 @@ async function main() {
     "engine cold": async (counted) => {
       coldPath = await timeColdChild("engine cold", COLD_CHILD, counted);
     },
+    // What the adapter goes on to do after a page answered from the bytes: the background parse
+    // for later queries (after the answer is out; not part of the cold page, reported beside it).
+    "engine cold + background parse": async (counted) => {
+      await timeColdChild("engine cold + background parse", COLD_CHILD, counted, true);
+    },
     ...(COLD_BASELINE_CHILD === undefined
       ? {}
       : {
@@ -362,6 +381,7 @@ async function main() {
     "JSON.parse",
     "DuckDB read_json_auto",
     "engine cold",
+    "engine cold + background parse",
     "engine cold (baseline child)",
     "jq",
   ]);
@@ -408,9 +428,15 @@ async function main() {
     of("engine cold"),
     { baseline: readJson },
   );
+  const throughParse = figureOf(
+    "bounded-mcp engine, cold page then the background parse for later queries",
+    of("engine cold + background parse"),
+    { baseline: readJson },
+  );
   const cold: BenchFigure[] = [
     readJson,
     engineCold,
+    throughParse,
     figureOf("JSON.parse in a child process", of("JSON.parse"), { baseline: readJson }),
     ...(hasJq
       ? [figureOf("jq 1.6, whole process", of("jq whole process"), { baseline: readJson })]
@@ -440,6 +466,11 @@ async function main() {
   const engineColdCpu = figureOf("bounded-mcp engine, cold, CPU", of("engine cold CPU"), {
     baseline: readJsonCpu,
   });
+  const throughParseCpu = figureOf(
+    "bounded-mcp engine, cold page then the background parse, CPU",
+    of("engine cold + background parse CPU"),
+    { baseline: readJsonCpu },
+  );
   // The target is judged on the second question: what a proxy (which always passes a view cache)
   // answers on any question after the first over the same paths of a parsed artifact.
   const engineWarm = warm[3] as BenchFigure;
@@ -491,7 +522,7 @@ async function main() {
   if (COLD_ONLY) {
     printTable(
       "cold filtered + projected page (ratio to DuckDB read_json_auto)",
-      [...cold, readJsonCpu, engineColdCpu, ...baselineChild].map(cell),
+      [...cold, readJsonCpu, engineColdCpu, throughParseCpu, ...baselineChild].map(cell),
     );
     process.stdout.write(`\n${notes.join("\n")}\n(BENCH_PEERS_ONLY=cold: no parts written)\n`);
     if (mismatches.length > 0) process.exitCode = 1;
@@ -538,6 +569,7 @@ async function main() {
       figureOf("(engine cold ÷ JSON.parse)", of("engine cold"), { baseline: parse }),
       readJsonCpu,
       engineColdCpu,
+      throughParseCpu,
     ],
     targets: [
       targetOf(
@@ -562,6 +594,7 @@ async function main() {
     notes: [
       ...notes,
       `The engine's cold page was answered by ${coldPath === "bytes" ? "the byte scanner (runPartialQuery)" : "a full parse then runQuery (runPartialQuery declined)"}.`,
+      'The row "cold page then the background parse" is the same child going on, each run, to parse the document on the next turn of the event loop, as the adapter does after a page answered from the bytes (for its parse cache: later queries of the artifact). The cold targets are judged up to the answer: the answer is out before that parse starts, and the parse is a cache fill, as DuckDB\'s table load is apart from its read_json_auto row.',
     ],
   });
   printTable(
@@ -571,7 +604,7 @@ async function main() {
 
   printTable(
     "cold filtered + projected page (ratio to DuckDB read_json_auto)",
-    [...cold, readJsonCpu, engineColdCpu, ...baselineChild].map(cell),
+    [...cold, readJsonCpu, engineColdCpu, throughParseCpu, ...baselineChild].map(cell),
   );
   process.stdout.write(`\n${notes.join("\n")}\n`);
   if (mismatches.length > 0) process.exitCode = 1;
