@@ -594,7 +594,7 @@ async function main() {
     notes: [
       ...notes,
       `The engine's cold page was answered by ${coldPath === "bytes" ? "the byte scanner (runPartialQuery)" : "a full parse then runQuery (runPartialQuery declined)"}.`,
-      'The row "cold page then the background parse" is the same child going on, each run, to parse the document on the next turn of the event loop, as the adapter does after a page answered from the bytes (for its parse cache: later queries of the artifact). The cold targets are judged up to the answer: the answer is out before that parse starts, and the parse is a cache fill, as DuckDB\'s table load is apart from its read_json_auto row.',
+      'The row "cold page then the background parse" is the same child going on, each run, to parse the document on the next turn of the event loop, as the adapter does after a page answered from the bytes (for its parse cache: later queries of the artifact). The cold targets are judged up to the answer: the adapter returns it before that parse is scheduled, and the parse is a cache fill, as DuckDB\'s table load is apart from its read_json_auto row.',
     ],
   });
   printTable(
