@@ -44,6 +44,14 @@ describe("SharedThinObjects (thin objects shared between items)", () => {
     expect(items[4]).not.toBe(items[0]);
   });
 
+  it("never shares between the same value bytes under other keys or with more keys", () => {
+    const items = itemsOf('[{"a":1},{"b":1},{"a":1,"b":1},{"a":1},{"b":1}]', "a", "b");
+    expect(items).toEqual([{ a: 1 }, { b: 1 }, { a: 1, b: 1 }, { a: 1 }, { b: 1 }]);
+    expect(items[3]).toBe(items[0]);
+    expect(items[4]).toBe(items[1]);
+    expect(items[1]).not.toBe(items[0]);
+  });
+
   it("shares by the bytes of the values: an escaped string is its own entry, equal in value", () => {
     const items = itemsOf('[{"type":"set"},{"type":"s\\u0065t"},{"type":"s\\u0065t"}]', "type");
     expect(items).toEqual([{ type: "set" }, { type: "set" }, { type: "set" }]);
