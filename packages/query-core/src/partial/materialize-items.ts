@@ -1,19 +1,19 @@
 import { Buffer } from "node:buffer";
 import { isInexactLiteral } from "../exact/detect.js";
 import { parseJsonExact } from "../exact/parse-exact.js";
-import {
-  BACKSLASH,
-  CLOSE_BRACE,
-  CLOSE_BRACKET,
-  COLON,
-  COMMA,
-  type JsonScanner,
-  OPEN_BRACE,
-  QUOTE,
-  ScanError,
-} from "./json-scanner.js";
+import { type JsonScanner, SCANNER_SHAPE_KEEPER, ScanError } from "./json-scanner.js";
 import { locateArray } from "./locate-array.js";
+import { type ReadValues, SharedThinObjects } from "./shared-thin-objects.js";
 
+// The JSON bytes tested here: module-private, so V8 folds them (see json-scanner.ts).
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 const RECENT_STRINGS = 8;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const RECENT_MAX_BYTES = 64;
@@ -21,10 +21,15 @@ const TRUE = Buffer.from("true");
 const FALSE = Buffer.from("false");
 const NULL = Buffer.from("null");
 
-/** Whether bytes [start, end) equal `other` (from its first byte on). */
+/**
+ * Whether bytes [start, end) equal `other`. Compared from the last byte back: values that share
+ * a long prefix (namespaced types, URLs) differ sooner at their ends.
+ */
 function sameBytes(bytes: Uint8Array, start: number, end: number, other: Uint8Array): boolean {
   if (end - start !== other.length) return false;
-  for (let at = 0; at < other.length; at += 1) if (bytes[start + at] !== other[at]) return false;
+  for (let at = other.length - 1; at >= 0; at -= 1) {
+    if (bytes[start + at] !== other[at]) return false;
+  }
   return true;
 }
 
@@ -53,12 +58,19 @@ export interface PathTree {
   /** Reuse pays while hits keep up with misses; it stops for good once they fall behind. */
   hits: number;
   misses: number;
+  /** This node's number in its tree (the key of its values in `shared`). */
+  id: number;
+  /**
+   * Where items share their thin objects at this node (SharedThinObjects): set when every child
+   * is read whole (its value decoded or FIELD_PRESENT), null otherwise.
+   */
+  shared: SharedThinObjects | null;
 }
 
 /** What a materialized item holds where a field (read by no filter) has a value. */
 export const FIELD_PRESENT = true;
 
-function createNode(): PathTree {
+function createNode(id: number): PathTree {
   return {
     whole: false,
     decode: false,
@@ -67,7 +79,20 @@ function createNode(): PathTree {
     recent: [],
     hits: 0,
     misses: 0,
+    id,
+    shared: null,
   };
+}
+
+/** Sets `shared` on every node of the tree whose children are all read whole. */
+function markShared(node: PathTree): void {
+  if (node.children.size === 0) return;
+  let leaves = true;
+  for (const child of node.children.values()) {
+    markShared(child);
+    if (!child.whole) leaves = false;
+  }
+  if (leaves) node.shared = new SharedThinObjects();
 }
 
 /** One path of an item: its unescaped tokens (empty: the item itself) and whether a filter reads it. */
@@ -78,7 +103,8 @@ export interface ItemPath {
 
 /** The tree of `paths`. */
 export function pathTreeOf(paths: readonly ItemPath[]): PathTree {
-  const root = createNode();
+  let nodes = 0;
+  const root = createNode(nodes++);
   const encoder = new TextEncoder();
   for (const { tokens, filter } of paths) {
     let node = root;
@@ -86,7 +112,7 @@ export function pathTreeOf(paths: readonly ItemPath[]): PathTree {
     for (const token of tokens) {
       let child = node.children.get(token);
       if (child === undefined) {
-        child = createNode();
+        child = createNode(nodes++);
         node.children.set(token, child);
         // A token with a lone surrogate has no UTF-8 form: only an escaped key can name it, and
         // escaped keys are decoded and looked up in `children`.
@@ -99,6 +125,7 @@ export function pathTreeOf(paths: readonly ItemPath[]): PathTree {
     }
     node.whole = true;
   }
+  markShared(root);
   return root;
 }
 
@@ -110,8 +137,23 @@ export interface MaterializedItems {
    * element parsed whole.
    */
   items: unknown[];
-  /** Byte offsets of each element's text (start, end) when asked for; else empty. */
-  spans: number[];
+  /**
+   * Byte offsets of each element's text: element i spans [spans[2i], spans[2i + 1]), when asked
+   * for; else empty. A typed array (off the young generation: nothing for a scavenge to copy).
+   */
+  spans: Float64Array;
+}
+
+/** Sets `key` on `thin`: a later duplicate key replaces the value (as JSON.parse does), and `__proto__` stays data. */
+function setMember(thin: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(thin, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else thin[key] = value;
 }
 
 /**
@@ -125,6 +167,10 @@ export interface MaterializedItems {
 class ItemReader {
   /** The position after the value last read. */
   end = 0;
+  /** The values of the object being read at a shared node (see objectShared). */
+  private readonly values: ReadValues = { ids: [], starts: [], ends: [], count: 0 };
+  private readonly keys: string[] = [];
+  private readonly nodes: PathTree[] = [];
 
   constructor(
     private readonly scanner: JsonScanner,
@@ -143,9 +189,11 @@ class ItemReader {
       this.end = this.scanner.skipValue(position);
       return FIELD_PRESENT;
     }
-    return this.scanner.bytes[position] === OPEN_BRACE
-      ? this.object(position, node)
-      : this.value(position, node);
+    if (this.scanner.bytes[position] !== OPEN_BRACE) return this.value(position, node);
+    const shared = node.shared;
+    return shared?.on === true
+      ? this.objectShared(position, node, shared)
+      : this.object(position, node);
   }
 
   /** The string [start, end) without escapes, decoded, or reused from `node`'s recent ones. */
@@ -183,7 +231,7 @@ class ItemReader {
     }
     const end = scanner.skipValue(position);
     this.end = end;
-    if (first === OPEN_BRACE || first === 0x5b) return scanner.parse(position, end);
+    if (first === OPEN_BRACE || first === OPEN_BRACKET) return scanner.parse(position, end);
     const bytes = scanner.bytes;
     if (first === 0x74 && isWord(bytes, position, end, TRUE)) return true;
     if (first === 0x66 && isWord(bytes, position, end, FALSE)) return false;
@@ -219,6 +267,64 @@ class ItemReader {
     return null;
   }
 
+  /**
+   * The object at `position` as `object` reads it, taken from `shared` when an earlier item had
+   * the same values under the same keys: first the keys on `node` and their values' spans are
+   * found (values skipped, not read), then on a miss the object is built from those spans and
+   * offered. Sets `end`.
+   */
+  private objectShared(
+    position: number,
+    node: PathTree,
+    shared: SharedThinObjects,
+  ): Record<string, unknown> {
+    const scanner = this.scanner;
+    const bytes = scanner.bytes;
+    const values = this.values;
+    const keys = this.keys;
+    const nodes = this.nodes;
+    let count = 0;
+    let at = scanner.skipWhitespace(position + 1);
+    if (bytes[at] !== CLOSE_BRACE) {
+      for (;;) {
+        if (bytes[at] !== QUOTE) throw new ScanError("expected a key");
+        const keyEnd = scanner.skipString(at);
+        const found = this.child(node, at + 1, keyEnd - 1, scanner.mayBeEscaped);
+        const valueStart = scanner.skipWhitespace(scanner.expect(keyEnd, COLON));
+        const valueEnd = scanner.skipValue(valueStart);
+        if (found !== null) {
+          values.ids[count] = found.node.id;
+          values.starts[count] = valueStart;
+          values.ends[count] = valueEnd;
+          keys[count] = found.key;
+          nodes[count] = found.node;
+          count += 1;
+        }
+        at = scanner.skipWhitespace(valueEnd);
+        const byte = bytes[at];
+        if (byte === CLOSE_BRACE) break;
+        if (byte !== COMMA) throw new ScanError("expected , or }");
+        at = scanner.skipWhitespace(at + 1);
+      }
+    }
+    const end = at + 1;
+    values.count = count;
+    let thin = shared.find(bytes, values);
+    if (thin === undefined) {
+      thin = {};
+      for (let slot = 0; slot < count; slot += 1) {
+        setMember(
+          thin,
+          keys[slot] as string,
+          this.read(values.starts[slot] as number, nodes[slot] as PathTree),
+        );
+      }
+      shared.offer(bytes, values, thin);
+    }
+    this.end = end;
+    return thin;
+  }
+
   /** The object at `position` with only the keys on `node`; sets `end`. */
   private object(position: number, node: PathTree): Record<string, unknown> {
     const scanner = this.scanner;
@@ -242,15 +348,7 @@ class ItemReader {
       else {
         const value = this.read(valueStart, found.node);
         valueEnd = this.end;
-        // A later duplicate key replaces the value (as JSON.parse does); `__proto__` stays data.
-        if (found.key === "__proto__") {
-          Object.defineProperty(thin, found.key, {
-            value,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else thin[found.key] = value;
+        setMember(thin, found.key, value);
       }
       at = scanner.skipWhitespace(valueEnd);
       const byte = bytes[at];
@@ -263,6 +361,23 @@ class ItemReader {
     }
   }
 }
+
+/** The largest element (in bytes) whose materialized item `shapeKeepers` keeps. */
+const SHAPE_KEEPER_MAX_BYTES = 4096;
+
+/**
+ * Objects kept for the life of the module so that their maps outlive a GC, for the reason
+ * SCANNER_SHAPE_KEEPER is kept (V8 drops optimized code whose weakly held maps die): an
+ * ItemReader, a SharedThinObjects, and the first item of the last scan (when its element is at most
+ * SHAPE_KEEPER_MAX_BYTES), whose map the items of the next scan of the same kind of array share
+ * and the filter loops check. Held by a function below: a module constant no function reads
+ * would not be kept.
+ */
+const shapeKeepers: { reader: ItemReader; shared: SharedThinObjects; item: unknown } = {
+  reader: new ItemReader(SCANNER_SHAPE_KEEPER, pathTreeOf([])),
+  shared: new SharedThinObjects(),
+  item: undefined,
+};
 
 /**
  * Finds the array at `tokens` (as locateArray) and materializes every element with only what
@@ -279,16 +394,29 @@ export function materializeItems(
   return locateArray(bytes, tokens, (scanner, position) => {
     const reader = new ItemReader(scanner, tree);
     const items: unknown[] = [];
-    const spans: number[] = [];
+    let spans = new Float64Array(withSpans ? 1024 : 0);
+    let count = 0;
+    const found = () => ({ items, spans: spans.subarray(0, 2 * count) });
     const data = scanner.bytes;
     let at = scanner.skipWhitespace(position + 1);
-    if (data[at] === CLOSE_BRACKET) return { end: at + 1, found: { items, spans } };
+    if (data[at] === CLOSE_BRACKET) return { end: at + 1, found: found() };
     for (;;) {
-      items.push(reader.element(at));
-      if (withSpans) spans.push(at, reader.end);
+      const item = reader.element(at);
+      if (count === 0 && reader.end - at <= SHAPE_KEEPER_MAX_BYTES) shapeKeepers.item = item;
+      items.push(item);
+      if (withSpans) {
+        if (2 * count + 2 > spans.length) {
+          const grown = new Float64Array(spans.length * 2);
+          grown.set(spans);
+          spans = grown;
+        }
+        spans[2 * count] = at;
+        spans[2 * count + 1] = reader.end;
+      }
+      count += 1;
       at = scanner.skipWhitespace(reader.end);
       const byte = data[at];
-      if (byte === CLOSE_BRACKET) return { end: at + 1, found: { items, spans } };
+      if (byte === CLOSE_BRACKET) return { end: at + 1, found: found() };
       if (byte !== COMMA) throw new ScanError("expected , or ]");
       at = scanner.skipWhitespace(at + 1);
     }

@@ -146,7 +146,7 @@ function scanPage(
   context: QueryContext,
 ): ScannedPage | undefined {
   let items: unknown[];
-  let spans: number[];
+  let spans: Float64Array;
   try {
     const scanned = materializeItems(bytes, tokens, tree, true);
     if (scanned === undefined) return undefined;
