@@ -55,6 +55,21 @@ afterEach(async () => {
   await Promise.all(sides.splice(0).map((side) => side.relay.close()));
 });
 
+/** A client connected to the relay over InMemoryTransport, every message it gets kept in `wire`. */
+async function connectRecording(relay: BoundedRelay, wire: string[]): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (message, sendOptions) => {
+    wire.push(JSON.stringify(message));
+    return send(message, sendOptions);
+  };
+  const session = await relay.connect(serverSide);
+  const client = new Client({ name: "lane-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  await session.ready;
+  return client;
+}
+
 async function startSide(options: {
   lane: boolean;
   args?: string[];
@@ -89,17 +104,8 @@ async function startSide(options: {
           },
         }),
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const wire: string[] = [];
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = (message, sendOptions) => {
-    wire.push(JSON.stringify(message));
-    return send(message, sendOptions);
-  };
-  const session = await relay.connect(serverSide);
-  const client = new Client({ name: "lane-test", version: "1.0.0" });
-  await client.connect(clientSide);
-  await session.ready;
+  const client = await connectRecording(relay, wire);
   const side = { relay, client, wire, sentUpstream, events, logger };
   sides.push(side);
   return side;
@@ -378,16 +384,7 @@ describe("the call lane", () => {
         },
       },
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const send = serverSide.send.bind(serverSide);
-    serverSide.send = (message, sendOptions) => {
-      wire.push(JSON.stringify(message));
-      return send(message, sendOptions);
-    };
-    const session = await relay.connect(serverSide);
-    const client = new Client({ name: "lane-test", version: "1.0.0" });
-    await client.connect(clientSide);
-    await session.ready;
+    const client = await connectRecording(relay, wire);
     sides.push({
       relay,
       client,
