@@ -1,6 +1,6 @@
 import { OBJECT_BYTES, typedBytes } from "../views/view-bytes.js";
 import type { CompiledPath } from "./compiled-path.js";
-import { icontainsMatches } from "./filter-loops.js";
+import { icontainsMatches, type LeafSlot, leafSlotOf, readLeaf } from "./filter-loops.js";
 import type { CompiledFilter } from "./filters.js";
 import { type ColumnStore, hasColumnKey, stepsKey } from "./path-columns.js";
 
@@ -133,6 +133,8 @@ function finishBuilder(builder: TextBuilder, items: readonly unknown[]): TextCol
  */
 interface TextLeaf {
   readonly leaf: CompiledFilter;
+  /** The leaf unpacked for readLeaf (the filter loops' path walk). */
+  readonly slot: LeafSlot;
   /** The icontains RegExp (icontains.ts), for deciding strings while laying the column out. */
   readonly pattern: RegExp;
   /** The same source, global: searches a kept column's text. */
@@ -190,13 +192,13 @@ function buildRange(
   range: RangeHits,
 ): number {
   const builder = text.builder as TextBuilder;
-  const read = text.leaf.path.read;
+  const slot = text.slot;
   const pattern = text.pattern;
   const { parts, owners, firstString, resolved } = builder;
   const lays = text.lays;
   let matched = 0;
   for (let index = start; index < end; index += 1) {
-    const value = read(items[index], index);
+    const value = readLeaf(slot, items[index], index);
     if (!lays) {
       if (icontainsMatches(pattern, value) && markHit(text, index, range)) matched += 1;
       continue;
@@ -371,6 +373,7 @@ export function createTextScan(
     const { column, builder } = found;
     return {
       leaf,
+      slot: leafSlotOf(leaf),
       pattern,
       search: new RegExp(pattern.source, "gi"),
       column,
