@@ -71,8 +71,10 @@ export function keptTextColumn(
  * passed the store's budget (it then lays out nothing more and is not kept).
  */
 interface TextBuilder {
-  readonly parts: string[];
-  readonly owners: number[];
+  /** The strings so far, `count` of them (allocated for one an item, grown as needed). */
+  parts: string[];
+  owners: Int32Array;
+  count: number;
   readonly firstString: Int32Array;
   readonly resolved: Uint8Array;
   /** Characters of the text so far (separators included). */
@@ -82,8 +84,9 @@ interface TextBuilder {
 
 function createBuilder(count: number): TextBuilder {
   return {
-    parts: [],
-    owners: [],
+    parts: new Array<string>(count),
+    owners: new Int32Array(count),
+    count: 0,
     firstString: new Int32Array(count + 1),
     resolved: new Uint8Array(count),
     characters: 0,
@@ -91,9 +94,14 @@ function createBuilder(count: number): TextBuilder {
   };
 }
 
+/** The least a text column over `count` items costs (no strings): its per-item arrays. */
+function textColumnBytesAtLeast(count: number): number {
+  return OBJECT_BYTES * 5 + 24 + 4 + 5 * count;
+}
+
 /** What the builder's column would cost now (textColumnBytes of what it holds so far). */
 function builderBytes(builder: TextBuilder): number {
-  const strings = builder.parts.length;
+  const strings = builder.count;
   return (
     OBJECT_BYTES * 5 +
     24 +
@@ -108,20 +116,22 @@ function builderBytes(builder: TextBuilder): number {
 /** The finished column of a builder that reached the last item (null when abandoned). */
 function finishBuilder(builder: TextBuilder, items: readonly unknown[]): TextColumn | null {
   if (builder.abandoned) return null;
+  const count = builder.count;
   const parts = builder.parts;
-  const starts = new Int32Array(parts.length + 1);
+  parts.length = count;
+  const starts = new Int32Array(count + 1);
   let at = 0;
-  for (let string = 0; string < parts.length; string += 1) {
+  for (let string = 0; string < count; string += 1) {
     starts[string] = at;
     at += (parts[string] as string).length + 1;
   }
-  starts[parts.length] = at;
-  builder.firstString[items.length] = parts.length;
+  starts[count] = at;
+  builder.firstString[items.length] = count;
   return {
     items: new WeakRef(items),
     text: parts.join(SEPARATOR),
     starts,
-    owners: Int32Array.from(builder.owners),
+    owners: builder.owners.slice(0, count),
     firstString: builder.firstString,
     resolved: builder.resolved,
   };
@@ -194,7 +204,7 @@ function buildRange(
   const builder = text.builder as TextBuilder;
   const slot = text.slot;
   const pattern = text.pattern;
-  const { parts, owners, firstString, resolved } = builder;
+  const { firstString, resolved } = builder;
   const lays = text.lays;
   let matched = 0;
   for (let index = start; index < end; index += 1) {
@@ -203,33 +213,42 @@ function buildRange(
       if (icontainsMatches(pattern, value) && markHit(text, index, range)) matched += 1;
       continue;
     }
-    firstString[index] = parts.length;
+    firstString[index] = builder.count;
     if (value === undefined) continue;
     resolved[index] = 1;
     if (typeof value === "string") {
       if (pattern.test(value) && markHit(text, index, range)) matched += 1;
-      if (builder.abandoned) continue;
-      parts.push(value);
-      owners.push(index);
-      builder.characters += value.length + 1;
+      if (!builder.abandoned) addString(builder, value, index);
     } else if (Array.isArray(value)) {
       for (let at = 0; at < value.length; at += 1) {
         const element: unknown = value[at];
         if (typeof element !== "string") continue;
         if (pattern.test(element) && markHit(text, index, range)) matched += 1;
-        if (builder.abandoned) continue;
-        parts.push(element);
-        owners.push(index);
-        builder.characters += element.length + 1;
+        if (!builder.abandoned) addString(builder, element, index);
       }
     }
   }
   if (lays && !builder.abandoned && builderBytes(builder) > text.maxBytes) {
     builder.abandoned = true;
-    parts.length = 0;
-    owners.length = 0;
+    builder.parts = [];
+    builder.owners = new Int32Array(0);
+    builder.count = 0;
   }
   return matched;
+}
+
+/** Appends one string of item `owner` to the builder (growing its arrays when full). */
+function addString(builder: TextBuilder, value: string, owner: number): void {
+  const count = builder.count;
+  if (count === builder.owners.length) {
+    const owners = new Int32Array(Math.max(16, 2 * count));
+    owners.set(builder.owners);
+    builder.owners = owners;
+  }
+  builder.parts[count] = value;
+  (builder.owners as Int32Array)[count] = owner;
+  builder.count = count + 1;
+  builder.characters += value.length + 1;
 }
 
 /** The last string among [low, high) that starts at or before text position `at` (else low). */
@@ -342,7 +361,8 @@ function countResolved(
 /**
  * A scan of the request's only filter, an anyOf of ASCII icontains filters (each with a pattern,
  * on a path with a column key), over text columns; null when it does not apply (no store, a
- * collection under the store's `minItems`, any other filter). Kept columns are searched; missing
+ * collection under the store's `minItems`, any other filter, a column to lay out that the
+ * store's budget could not keep even without its strings). Kept columns are searched; missing
  * ones are laid out as the scan goes (their strings decided one by one, as the loops do) and kept
  * by `finish` when the store's budget holds them. Counts as applyFiltersWithAnyOf puts them: the
  * anyOf's resolvedOn and matched at 0 and 1 of `counts`, each filter's at 2n and 2n + 1 of
@@ -359,6 +379,9 @@ export function createTextScan(
   const leaves = filters[0]?.anyOf;
   if (leaves === null || leaves === undefined || inner === undefined) return null;
   for (const leaf of leaves) if (leaf.pattern === null || !hasColumnKey(leaf.path)) return null;
+  // A budget that could keep no column over these items leaves the scan to the loops.
+  const missing = leaves.some((leaf) => keptTextColumn(store, items, leaf.path) === undefined);
+  if (missing && textColumnBytesAtLeast(items.length) > store.maxBytes) return null;
   // Leaves on one path share its column: the first of them lays it out.
   const byPath = new Map<string, { column: TextColumn | undefined; builder: TextBuilder | null }>();
   const texts = leaves.map((leaf): TextLeaf => {
