@@ -138,4 +138,23 @@ describe("filters over path columns (property)", () => {
       { numRuns: 600 },
     );
   });
+
+  it("decide exactly the generic filters when some columns are kept and others laid out", () => {
+    fc.assert(
+      fc.property(items, filters, filters, cuts, cuts, (list, first, more, firstCuts, moreCuts) => {
+        const cache = createViewCache();
+        const store = columnStoreOf(viewSlotOf(cache, list, "view"), 0);
+        expect(scanInSlices(list, first, store, firstCuts)).toEqual(
+          applyFilters(list, compileFilters(first)),
+        );
+        // The first filters' paths are kept now; the others' columns are laid out in this scan
+        // (one or two at once, next to kept ones).
+        const mixed = [...more.slice(0, 1), ...first, ...more.slice(1)].slice(0, 3);
+        expect(scanInSlices(list, mixed, store, moreCuts)).toEqual(
+          applyFilters(list, compileFilters(mixed)),
+        );
+      }),
+      { numRuns: 400 },
+    );
+  });
 });

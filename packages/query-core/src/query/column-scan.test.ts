@@ -29,6 +29,60 @@ function scanWith(
 }
 
 describe("path columns in the view cache", () => {
+  it("lay out an own key and a nested path together, then decide other filters from them", () => {
+    const count = 5_000;
+    let reads = 0;
+    const order: string[] = [];
+    const list = Array.from({ length: count }, (_, index) => {
+      if (index % 11 === 0) return [index];
+      const parameters = index % 5 === 0 ? { options: [] } : { options: { timeout: index % 97 } };
+      return {
+        get type() {
+          reads += 1;
+          if (order.length < 6) order.push("type");
+          return `t${index % 4}`;
+        },
+        get parameters() {
+          reads += 1;
+          if (order.length < 6) order.push("parameters");
+          return parameters;
+        },
+      };
+    });
+    const cache = createViewCache();
+    const store = columnStoreOf(viewSlotOf(cache, list, "view"));
+    const first: Filter[] = [
+      { path: "/type", value: "t1" },
+      { path: "/parameters/options/timeout", op: "lt", value: 40 },
+    ];
+    const objects = list.filter((item) => !Array.isArray(item)).length;
+    reads = 0;
+    const laidOut = scanWith(list, first, store);
+    // One read of each path on each object item, both paths of an item together (one pass).
+    expect(reads).toBe(2 * objects);
+    expect(order).toEqual(["type", "parameters", "type", "parameters", "type", "parameters"]);
+    expect(laidOut).toEqual(applyFilters(list, compileFilters(first)));
+    const type = store?.get(list, compileFilterPath("/type"));
+    const timeout = store?.get(list, compileFilterPath("/parameters/options/timeout"));
+    expect(type?.built).toBe(count);
+    expect(type?.resolved).toBe(objects);
+    // {options: []} (every 5th item) resolves no timeout.
+    const withTimeout = list.filter((_, index) => index % 11 !== 0 && index % 5 !== 0).length;
+    expect(timeout?.built).toBe(count);
+    expect(timeout?.resolved).toBe(withTimeout);
+    // Another question over the same paths reads no item: it decides from the kept columns.
+    const second: Filter[] = [
+      { path: "/type", op: "ne", value: "t1" },
+      { path: "/parameters/options/timeout", op: "gte", value: 50 },
+    ];
+    const expected = applyFilters(list, compileFilters(second));
+    reads = 0;
+    expect(scanWith(list, second, columnStoreOf(viewSlotOf(cache, list, "view")))).toEqual(
+      expected,
+    );
+    expect(reads).toBe(0);
+  });
+
   it("count their slots, numbers and string list in the cache's bytes", () => {
     const count = 5_000;
     const list = Array.from({ length: count }, (_, index) => ({

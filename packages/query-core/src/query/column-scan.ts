@@ -234,15 +234,26 @@ export function createColumnScan(
     return { column: found.column, path: entry.filter.path };
   });
   const [build0, build1] = builders;
-  const pair =
-    builders.length === 2 && build0?.path.ownKey !== undefined && build1?.path.ownKey !== undefined
-      ? ([build0.column, build0.path.ownKey, build1.column, build1.path.ownKey] as const)
-      : null;
   let keep = new Uint8Array(0);
   return {
     scan(start, end, counts, indices) {
-      if (pair !== null) fillTwoColumns(pair[0], pair[1], pair[2], pair[3], items, start, end);
-      else for (const { column, path } of builders) fillColumn(column, items, path, start, end);
+      // Up to two columns laid out in one pass over the items; any further one alone.
+      if (build0 !== undefined) {
+        const other = build1 ?? build0;
+        fillTwoColumns(
+          build0.column,
+          build0.path,
+          build1 === undefined ? null : build1.column,
+          other.path,
+          items,
+          start,
+          end,
+        );
+      }
+      for (let at = 2; at < builders.length; at += 1) {
+        const { column, path } = builders[at] as (typeof builders)[number];
+        fillColumn(column, items, path, start, end);
+      }
       for (const entry of entries) if (entry.building) growTable(entry);
       const first = entries[0] as ColumnFilter;
       const last = entries[entries.length - 1] as ColumnFilter;

@@ -109,8 +109,18 @@ interface Draft {
   warnings: string[];
 }
 
+/**
+ * An empty object without a prototype, as createRecord's (any key, `__proto__` too, is plain
+ * data: the prototype is already null when members are added), but in V8's fast mode: an
+ * Object.create(null) object starts as a dictionary, and a page of those serialized measurably
+ * slower than the same page of fast objects. For the objects a page emits and serializes.
+ */
+export function fastRecord<T = unknown>(): Record<string, T> {
+  return Object.setPrototypeOf({}, null) as Record<string, T>;
+}
+
 function render(spec: PageSpec, draft: Draft, meta: Record<string, unknown>): QueryResult {
-  const result = createRecord() as unknown as QueryResult & Record<string, unknown>;
+  const result = fastRecord() as unknown as QueryResult & Record<string, unknown>;
   result.artifactId = spec.artifactId;
   result.responsePath = spec.responsePath;
   const layout = spec.layout;
@@ -152,7 +162,7 @@ function buildMeta(
   else if (remaining > 0 && spec.matchLimited) reason = "match_limit";
   else if (remaining > 0 && returned < spec.limit) reason = "size_limit";
   else if (remaining > 0) reason = "page_limit";
-  const meta = createRecord();
+  const meta = fastRecord();
   meta.contractVersion = CONTRACT_VERSION;
   meta.truncated = placeholder ? false : truncated;
   meta.complete = placeholder ? false : !truncated;

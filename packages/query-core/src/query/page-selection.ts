@@ -17,8 +17,8 @@ import {
 } from "./collection-view.js";
 import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
-import { createRecord, isJsonObject } from "./json-values.js";
-import { buildPage, type PageLayout, type PageSpec } from "./page-result.js";
+import { isJsonObject } from "./json-values.js";
+import { buildPage, fastRecord, type PageLayout, type PageSpec } from "./page-result.js";
 import { columnStoreOf } from "./path-columns.js";
 import { suggestedFieldError, unresolvedFields, unresolvedPaths } from "./path-errors.js";
 import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
@@ -87,12 +87,13 @@ function checkOffset(offset: number, total: number): void {
   if (offset > total) throw pastEndError(offset, total);
 }
 
+/** The projected record of one item (a fastRecord: serialized with the page). */
 function project(
   item: unknown,
   index: number,
   fields: readonly CompiledPath[],
 ): Record<string, unknown> {
-  const projected = createRecord();
+  const projected = fastRecord();
   for (const field of fields) {
     const value = readPath(item, field, index);
     if (value !== undefined) projected[field.label] = value;
@@ -111,7 +112,7 @@ function fieldCounter(
   originalIndex: (index: number) => number,
 ): (first: number, count: number, projected?: readonly unknown[]) => Record<string, number> {
   return (first, count, projected) => {
-    const counts = createRecord<number>();
+    const counts = fastRecord<number>();
     const records =
       projected !== undefined && projected.length === count
         ? (projected as readonly Record<string, unknown>[])

@@ -29,6 +29,7 @@ import {
 } from "./extensions.js";
 import { type CompiledFilter, compileFilters, filterPaths, mapFilterPaths } from "./filters.js";
 import { createRecord, isJsonObject } from "./json-values.js";
+import { fastRecord } from "./page-result.js";
 import { capitalize, unresolvedFields, where } from "./path-errors.js";
 import type { SelectedValue } from "./select-path.js";
 
@@ -411,7 +412,7 @@ export function* planCollection(
           : filters.map((filter) => mapFilterPaths(filter, rebase)),
       ...mapExtensionPaths(extensions, rebase),
       emit: (item, index) => {
-        const row = createRecord();
+        const row = fastRecord();
         row.key = keys[index];
         row.value = item;
         return row;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createNodes, query } from "./test-support/query-harness.js";
+import { runQuery } from "./run-query.js";
+import {
+  createNodes,
+  createRequest,
+  createTestContext,
+  query,
+} from "./test-support/query-harness.js";
 
 const workflow = { id: "wf", nodes: createNodes(3), settings: { timezone: "UTC" } };
 
@@ -289,5 +295,32 @@ describe("runQuery: output objects", () => {
     const page = query(document, { responsePath: "/rows", fields: ["__proto__", "id"] });
     expect(JSON.stringify(page.result.response)).toBe('[{"__proto__":{"polluted":true},"id":1}]');
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it("emits projected items, fieldsResolved, the meta and the result without a prototype", () => {
+    const document = JSON.parse(
+      '{"rows": [{"__proto__": {"polluted": true}, "constructor": 2, "id": 1}]}',
+    ) as unknown;
+    const page = runQuery(
+      document,
+      createRequest({
+        responsePath: "/rows",
+        fields: ["__proto__", "constructor", "toString", "id"],
+      }),
+      createTestContext(),
+    );
+    const result = page.result as unknown as {
+      response: Record<string, unknown>[];
+      responseMeta: { fieldsResolved: Record<string, number> };
+    };
+    const item = result.response[0] as Record<string, unknown>;
+    for (const value of [result, result.responseMeta, result.responseMeta.fieldsResolved, item]) {
+      expect(Object.getPrototypeOf(value)).toBeNull();
+    }
+    expect(Object.keys(item)).toEqual(["__proto__", "constructor", "id"]);
+    expect(item.toString).toBeUndefined();
+    expect(result.responseMeta.fieldsResolved).toEqual(
+      JSON.parse('{"__proto__": 1, "constructor": 1, "toString": 0, "id": 1}'),
+    );
   });
 });
