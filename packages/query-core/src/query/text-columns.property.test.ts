@@ -3,8 +3,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createViewCache } from "../views/view-cache.js";
 import { viewSlotOf } from "../views/view-slot.js";
+import { compileFilterPath } from "./compiled-path.js";
 import { applyFilters, compileFilters, createFilterScan, type FilterOutcome } from "./filters.js";
 import { type ColumnStore, columnStoreOf } from "./path-columns.js";
+import { keptTextColumn } from "./text-columns.js";
 
 // With a column store, an anyOf of ASCII icontains filters (alone) is decided over text columns
 // (text-columns.ts): on a first question they are laid out as the scan goes, on a later one the
@@ -12,7 +14,8 @@ import { type ColumnStore, columnStoreOf } from "./path-columns.js";
 // case mapping is special, arrays of strings and other values, null, numbers, objects, non-object
 // items), one to three filters (paths shared or not) and needles (ASCII and not, some holding the
 // separator), both questions must give exactly the outcome of the filter loops without a store,
-// in any slicing.
+// in any slicing. A kept column's text must be its path's strings joined with the separator
+// (it is laid out a piece a range: a range without strings must add none), each at its start.
 
 const unit = fc.oneof(
   { arbitrary: fc.constantFrom(..."abikAIK 7/.\n".split("")), weight: 6 },
@@ -61,6 +64,16 @@ function anyOf(list: readonly { path: string; value: string }[]): Filter[] {
   ];
 }
 
+/** The strings icontains looks at on each item, as the compiled path reads them, in item order. */
+function stringsOf(list: readonly unknown[], path: string): string[] {
+  const read = compileFilterPath(path).read;
+  return list.flatMap((item, index) => {
+    const value = read(item, index);
+    if (typeof value === "string") return [value];
+    return Array.isArray(value) ? value.filter((element) => typeof element === "string") : [];
+  });
+}
+
 function scanWith(
   list: readonly unknown[],
   filters: Filter[],
@@ -83,6 +96,20 @@ describe("text columns (property)", () => {
         expect(scanWith(list, firstFilters, store, cuts0)).toEqual(
           applyFilters(list, compileFilters(firstFilters)),
         );
+        for (const { path } of first) {
+          const column = keptTextColumn(store as ColumnStore, list, compileFilterPath(path));
+          if (column === undefined) continue;
+          const strings = stringsOf(list, path);
+          expect(column.text).toBe(strings.join("\n"));
+          // Each string starts one past the previous one's end; then the sentinel.
+          let at = 0;
+          const starts = strings.map((string) => {
+            const start = at;
+            at += string.length + 1;
+            return start;
+          });
+          expect([...column.starts]).toEqual([...starts, at]);
+        }
         // The later question: other needles (and paths) over the columns the first one kept.
         const laterFilters = anyOf(later);
         if (cache.size > 0) searched += 1;

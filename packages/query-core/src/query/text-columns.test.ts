@@ -65,6 +65,44 @@ describe("text columns", () => {
     expect([cache.size, cache.bytes]).toEqual([2, held]);
   });
 
+  it("join each range's strings into a piece: ranges without strings add no separator", () => {
+    // Items 1500 to 3499 have no name: with ranges of 1000 items, ranges 2 and 3 lay out nothing.
+    const gappy = list.map((item, index) =>
+      index >= 1_500 && index < 3_500 ? { parameters: item.parameters } : item,
+    );
+    const cache = createViewCache();
+    const store = columnStoreOf(viewSlotOf(cache, gappy, "view"));
+    const ask = (name: string, url: string) => [
+      scanWith(gappy, question(name, url), store),
+      applyFilters(gappy, compileFilters(question(name, url))),
+    ];
+    const [first, loops] = ask("node 4", "resource/2");
+    expect(first).toEqual(loops);
+    const names = keptTextColumn(store as ColumnStore, gappy, compileFilterPath("/name"));
+    const strings = gappy.flatMap((item) =>
+      "name" in item
+        ? Array.isArray(item.name)
+          ? item.name.filter((x) => typeof x === "string")
+          : [item.name]
+        : [],
+    );
+    expect(names?.text).toBe(strings.join("\n"));
+    expect(names?.starts[strings.length]).toBe((names?.text.length ?? 0) + 1);
+    // Each string's start points at it (a wrong start would shift every match after it).
+    for (const at of [0, 1_499, 1_500, strings.length - 1]) {
+      const start = names?.starts[at] ?? -1;
+      expect(names?.text.slice(start, start + (strings[at]?.length ?? 0))).toBe(strings[at]);
+    }
+    for (const [name, url] of [
+      ["node 3", "resource/3"],
+      ["node 1499\nnode 35", "x"],
+      ["99", "1\nhttps"],
+    ] as const) {
+      const [later, plainLater] = ask(name, url);
+      expect(later).toEqual(plainLater);
+    }
+  });
+
   it("are not kept when the budget could not hold them, and answer the same", () => {
     for (const maxBytes of [0, 10_000, 100_000]) {
       const cache = createViewCache({ maxBytes });

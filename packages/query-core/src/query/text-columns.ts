@@ -10,6 +10,12 @@ import { type ColumnStore, hasColumnKey, stepsKey } from "./path-columns.js";
 // icontains over the path is then a global RegExp search of that one string (a few exec calls
 // for the whole collection) instead of a property walk and a RegExp call on every item: the walk
 // is memory-bound (every item's objects are loaded), the search reads the strings once, packed.
+// The first question joins each range's strings into a piece of the text right after reading
+// them (still in the processor's cache), and the pieces once at the end: joining every string at
+// the end loaded each from memory again (on the §9 bench about a third of what laying a column
+// out added to the walk). Keeping only references to the document's strings (no text) was
+// measured and not kept: a later question then loads every string from memory, about as slow as
+// the walk (README "Text columns").
 // Kept in the view cache (README "View cache", "Text columns") under the budget of the cache.
 
 /** Between two strings of the text (any character would do: a match across one is discarded). */
@@ -71,8 +77,14 @@ export function keptTextColumn(
  * passed the store's budget (it then lays out nothing more and is not kept).
  */
 interface TextBuilder {
-  /** The strings so far, `count` of them (allocated for one an item, grown as needed). */
+  /** The current range's strings (the document's own), joined into a piece once it is laid. */
   parts: string[];
+  /** The text so far, a piece a range that had strings (joined by finishBuilder). */
+  pieces: string[];
+  /** The number of the current range's first string. */
+  rangeFirst: number;
+  /** Where each string starts in the text, `count` of them (grown with `owners`). */
+  starts: Int32Array;
   owners: Int32Array;
   count: number;
   readonly firstString: Int32Array;
@@ -84,7 +96,10 @@ interface TextBuilder {
 
 function createBuilder(count: number): TextBuilder {
   return {
-    parts: new Array<string>(count),
+    parts: [],
+    pieces: [],
+    rangeFirst: 0,
+    starts: new Int32Array(count + 1),
     owners: new Int32Array(count),
     count: 0,
     firstString: new Int32Array(count + 1),
@@ -117,19 +132,12 @@ function builderBytes(builder: TextBuilder): number {
 function finishBuilder(builder: TextBuilder, items: readonly unknown[]): TextColumn | null {
   if (builder.abandoned) return null;
   const count = builder.count;
-  const parts = builder.parts;
-  parts.length = count;
-  const starts = new Int32Array(count + 1);
-  let at = 0;
-  for (let string = 0; string < count; string += 1) {
-    starts[string] = at;
-    at += (parts[string] as string).length + 1;
-  }
-  starts[count] = at;
+  const starts = builder.starts.slice(0, count + 1);
+  starts[count] = builder.characters;
   builder.firstString[items.length] = count;
   return {
     items: new WeakRef(items),
-    text: parts.join(SEPARATOR),
+    text: builder.pieces.join(SEPARATOR),
     starts,
     owners: builder.owners.slice(0, count),
     firstString: builder.firstString,
@@ -206,6 +214,7 @@ function buildRange(
   const pattern = text.pattern;
   const { firstString, resolved } = builder;
   const lays = text.lays;
+  if (lays) builder.rangeFirst = builder.count;
   let matched = 0;
   for (let index = start; index < end; index += 1) {
     const value = readLeaf(slot, items[index], index);
@@ -228,24 +237,43 @@ function buildRange(
       }
     }
   }
+  if (lays && !builder.abandoned) joinRange(builder);
   if (lays && !builder.abandoned && builderBytes(builder) > text.maxBytes) {
     builder.abandoned = true;
     builder.parts = [];
+    builder.pieces = [];
+    builder.starts = new Int32Array(0);
     builder.owners = new Int32Array(0);
     builder.count = 0;
   }
   return matched;
 }
 
+/**
+ * Joins the range's strings into one piece of the text while they are still in the processor's
+ * cache (joining every string once the scan is over loads each of them from memory again: that
+ * join and the starts read from the strings were most of what laying a column out cost).
+ */
+function joinRange(builder: TextBuilder): void {
+  const parts = builder.parts;
+  if (parts.length === 0) return;
+  builder.pieces.push(parts.join(SEPARATOR));
+  parts.length = 0;
+}
+
 /** Appends one string of item `owner` to the builder (growing its arrays when full). */
 function addString(builder: TextBuilder, value: string, owner: number): void {
   const count = builder.count;
-  if (count === builder.owners.length) {
+  if (count + 1 >= builder.starts.length) {
     const owners = new Int32Array(Math.max(16, 2 * count));
     owners.set(builder.owners);
     builder.owners = owners;
+    const starts = new Int32Array(Math.max(16, 2 * count) + 1);
+    starts.set(builder.starts);
+    builder.starts = starts;
   }
-  builder.parts[count] = value;
+  builder.parts.push(value);
+  builder.starts[count] = builder.characters;
   (builder.owners as Int32Array)[count] = owner;
   builder.count = count + 1;
   builder.characters += value.length + 1;
