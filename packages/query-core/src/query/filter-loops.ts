@@ -436,7 +436,7 @@ function readTwoSteps(item: unknown, first: PathStep, second: PathStep): unknown
  * for two steps, `steps` walked here, else `read`) and how it is decided (`pattern` for an ASCII
  * icontains, `comparison` inline, else `test`).
  */
-interface LeafSlot {
+export interface LeafSlot {
   key: string | undefined;
   two: boolean;
   first: PathStep;
@@ -462,7 +462,8 @@ export interface FilterGroup {
 
 const NO_STEP: PathStep = { token: "", index: -1, inherited: false };
 
-function leafSlotOf(filter: CompiledFilter): LeafSlot {
+/** A filter unpacked for the anyOf loops (and text-columns.ts, which reads paths with readLeaf). */
+export function leafSlotOf(filter: CompiledFilter): LeafSlot {
   const steps = filter.path.steps;
   const two = filter.path.ownKey === undefined && steps?.length === 2;
   return {
@@ -492,8 +493,11 @@ export function filterGroupsOf(
   );
 }
 
-/** What the leaf's path reads on the item (undefined when it does not resolve). */
-function readLeaf(leaf: LeafSlot, item: unknown, index: number): unknown {
+/**
+ * What the leaf's path reads on the item (undefined when it does not resolve): the read of its
+ * compiled path, walked by long-lived functions of this module.
+ */
+export function readLeaf(leaf: LeafSlot, item: unknown, index: number): unknown {
   const key = leaf.key;
   if (key !== undefined) {
     return typeof item === "object" && item !== null && !Array.isArray(item)

@@ -26,6 +26,7 @@ import { icontainsPattern } from "./icontains.js";
 import { isJsonObject, jsonEquals } from "./json-values.js";
 import type { ColumnStore } from "./path-columns.js";
 import { lengthOf } from "./sort-values.js";
+import { createTextScan } from "./text-columns.js";
 
 /** A filter compiled once per request: its path parsed and its comparison chosen. */
 export interface CompiledFilter {
@@ -249,7 +250,9 @@ function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number):
  * for it (applyAnyOfIcontains: both RegExps tested on every item, counted in locals).
  * With a column store (a view cache) and plain filters over a large enough collection, the
  * filters are decided over path columns instead (column-scan.ts): columns already kept are used,
- * missing ones laid out as the scan goes and kept when it finishes; the outcome is the same.
+ * missing ones laid out as the scan goes and kept when it finishes; the outcome is the same. An
+ * anyOf of ASCII icontains filters, alone, is decided over text columns the same way
+ * (text-columns.ts: a RegExp search of each path's strings joined into one text).
  */
 export function createFilterScan(
   items: readonly unknown[],
@@ -271,6 +274,7 @@ export function createFilterScan(
   );
   const groups = withAnyOf ? filterGroupsOf(filters, innerCounts) : [];
   const plainIcontains = count === 1 && withAnyOf && isPlainIcontains(groups[0] as FilterGroup);
+  const textScan = createTextScan(items, filters, innerCounts[0], columns);
   const ownKeys =
     (count === 1 || count === 2) &&
     filters.every((filter) => filter.comparison !== GENERAL && filter.path.ownKey !== undefined);
@@ -278,7 +282,8 @@ export function createFilterScan(
     scan(start, end) {
       range.start = start;
       range.end = end;
-      if (columnScan !== null) columnScan.scan(start, end, range.counts, range.indices);
+      if (textScan !== null) textScan.scan(start, end, range.counts, range.indices);
+      else if (columnScan !== null) columnScan.scan(start, end, range.counts, range.indices);
       else if (withAnyOf) {
         if (plainIcontains) applyAnyOfIcontains(items, groups[0] as FilterGroup, range);
         else applyFiltersWithAnyOf(items, groups, range);
@@ -295,6 +300,7 @@ export function createFilterScan(
     finish() {
       const counts = range.counts;
       columnScan?.finish(counts);
+      textScan?.finish();
       return {
         indices: range.indices,
         applied: filters.map((filter, position): FilterApplied => {

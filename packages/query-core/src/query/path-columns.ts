@@ -300,6 +300,10 @@ export interface ColumnStore {
   get(items: readonly unknown[], path: CompiledPath): PathColumn | undefined;
   /** Keeps a complete column of `path` (replacing any other of the same key). */
   set(items: readonly unknown[], path: CompiledPath, column: PathColumn): void;
+  /** Another kind of kept value (text columns, text-columns.ts) under a key of its own. */
+  getKept(key: string): unknown;
+  /** Keeps such a value, `bytes` its estimate (the cache's budget and order apply). */
+  keep(key: string, value: unknown, bytes: number): void;
 }
 
 /**
@@ -339,5 +343,7 @@ export function columnStoreOf(
     set(items, path, column) {
       views.set(columnKey(items.length, path), column, columnBytes(column));
     },
+    getKept: (key) => views.get(key),
+    keep: (key, value, bytes) => views.set(key, value, bytes),
   };
 }
