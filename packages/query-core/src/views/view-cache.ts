@@ -1,4 +1,7 @@
-/** The view cache's byte budget when none is given: 64 MiB of positions, columns and rows. */
+/**
+ * The view cache's byte budget when none is given: 64 MiB of positions, path and text columns,
+ * and rows.
+ */
 export const DEFAULT_VIEW_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** How big a view cache may grow. */
