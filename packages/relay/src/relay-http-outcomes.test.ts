@@ -2,10 +2,9 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { type StartedRelay, startRelay } from "./test-support/start-relay.js";
-
-const AS_SENT = z.custom<Record<string, unknown>>((value) => typeof value === "object");
+import { AS_SENT } from "./test-support/stored-answers.js";
+import { readBody } from "./test-support/web-request.js";
 
 /** What each tool of the raw upstream answers as its `result` (written as JSON as is). */
 const RESULTS: Record<string, string> = {
@@ -19,12 +18,6 @@ const RESULTS: Record<string, string> = {
 
 /** Each upstream tools/call answered so far, resolved once its response was written. */
 const answered: Promise<unknown>[] = [];
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /**
  * Just enough streamable HTTP for the SDK's client transport: initialize answered as JSON with a

@@ -397,18 +397,37 @@ export function pageSingle(
 ): QueryResult {
   checkOffset(base.offset, 1);
   checkFields(fields, [object], null, pointer, base.warnings);
-  return buildPage(
-    pageSpecOf(base, {}, notes, {
-      layout: { kind: "value" },
-      unit: undefined,
-      total: 1,
-      limit: 1 - base.offset,
-      elementAt: () => ({ value: project(object, -1, fields), pointer }),
-      compactionReason: "item_size_limit",
-      matchLimited: false,
-      countFields: fieldCounter(fields, [object], () => 0),
-    }),
+  return pageOneValue(
+    base,
+    notes,
+    () => ({ value: project(object, -1, fields), pointer }),
+    "item_size_limit",
+    fieldCounter(fields, [object], () => 0),
   );
+}
+
+/**
+ * The page of one value (the value layout: a projected object, or a scalar) once the caller has
+ * checked the offset against its one element.
+ */
+function pageOneValue(
+  base: PageBase,
+  notes: PlanNotes,
+  elementAt: PageSpec["elementAt"],
+  compactionReason: PageSpec["compactionReason"],
+  countFields?: PageSpec["countFields"],
+): QueryResult {
+  const page: PagePart = {
+    layout: { kind: "value" },
+    unit: undefined,
+    total: 1,
+    limit: 1 - base.offset,
+    elementAt,
+    compactionReason,
+    matchLimited: false,
+  };
+  if (countFields !== undefined) page.countFields = countFields;
+  return buildPage(pageSpecOf(base, {}, notes, page));
 }
 
 /** Pages a selection without fields, filters or objectMode: items, entries in key order, or a scalar. */
@@ -455,17 +474,7 @@ export function* pagePlain(
     );
   }
   checkOffset(base.offset, 1);
-  return buildPage(
-    pageSpecOf(base, {}, notes, {
-      layout: { kind: "value" },
-      unit: undefined,
-      total: 1,
-      limit: 1 - base.offset,
-      elementAt: () => ({ value, pointer }),
-      compactionReason: "scalar_size_limit",
-      matchLimited: false,
-    }),
-  );
+  return pageOneValue(base, notes, () => ({ value, pointer }), "scalar_size_limit");
 }
 
 /** responseMeta.inferredResponsePath of a selection found below responseRoot, when it was. */
