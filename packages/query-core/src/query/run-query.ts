@@ -97,6 +97,31 @@ function jsonPathRows(
   return rows;
 }
 
+/** What every cursor of one request's view is signed for. */
+interface CursorSigner {
+  readonly keyRing: QueryContext["keyRing"];
+  readonly artifactId: string;
+  readonly scopeHash: string;
+  readonly viewHash: string;
+}
+
+/**
+ * The cursor of the page at `offset` (bound to the request's signer: PageSpec.nextCursor). One
+ * function for the process, bound per request, instead of a closure made per request: the
+ * optimized code of a closure is held only through the closures, so a full collection between
+ * two requests threw it away and each paging optimized it again.
+ */
+function nextCursorOf(this: CursorSigner, offset: number, position?: number): string {
+  const claims: CursorClaims = {
+    artifactId: this.artifactId,
+    scopeHash: this.scopeHash,
+    viewHash: this.viewHash,
+    offset,
+    position,
+  };
+  return encodeCursor(this.keyRing, claims);
+}
+
 function* answer(
   document: unknown,
   request: QueryRequest,
@@ -131,16 +156,12 @@ function* answer(
     responsePath: selection.responsePath,
     inlineBytes: Math.min(context.limits.inlineBytes, context.limits.hardBytes),
     sourceTruncated: context.sourceTruncated,
-    nextCursor: (next, position) => {
-      const claims: CursorClaims = {
-        artifactId: request.artifactId,
-        scopeHash: context.scopeHash,
-        viewHash,
-        offset: next,
-      };
-      if (position !== undefined) claims.position = position;
-      return encodeCursor(context.keyRing, claims);
-    },
+    nextCursor: nextCursorOf.bind({
+      keyRing: context.keyRing,
+      artifactId: request.artifactId,
+      scopeHash: context.scopeHash,
+      viewHash,
+    }),
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
@@ -151,10 +172,12 @@ function* answer(
   if (rows !== null && rows.length === 0) {
     warnings.push(emptyJsonPathWarning(request.jsonPath as string));
   }
-  const notes: PlanNotes = { warnings };
-  if (selection.inferredResponsePath !== undefined) {
-    notes.inferredResponsePath = selection.inferredResponsePath;
-  }
+  // Every member written in the literal: one object shape for every request's notes.
+  const notes: PlanNotes = {
+    inferredResponsePath: selection.inferredResponsePath,
+    normalizedFields: undefined,
+    warnings,
+  };
   if (request.describe === true) return pageDescribe(selection, base, context);
   if (request.textSearch !== undefined)
     return yield* pageTextSearch(request, selection, rows, base, context, resume);
