@@ -259,18 +259,6 @@ function toErrorResult(
   });
 }
 
-function settle(
-  request: QueryRequest,
-  context: QueryContext,
-  run: () => QueryResult,
-): QueryOutcome {
-  try {
-    return { result: run(), isError: false };
-  } catch (error) {
-    return failure(error, request, context);
-  }
-}
-
 function failure(error: unknown, request: QueryRequest, context: QueryContext): QueryOutcome {
   try {
     return { result: toErrorResult(error, request, context), isError: true };
@@ -302,7 +290,13 @@ export function runQuery(
   request: QueryRequest,
   context: QueryContext,
 ): QueryOutcome {
-  return settle(request, context, () => runToEnd(answer(document, request, context), context.now));
+  // No closure made per call here: the optimized code of one is held only through the closures,
+  // so a full collection between two calls threw it away and later pages optimized it again.
+  try {
+    return { result: runToEnd(answer(document, request, context), context.now), isError: false };
+  } catch (error) {
+    return failure(error, request, context);
+  }
 }
 
 /** How runQueryAsync shares the process: the slice length and how it pauses. */
