@@ -299,6 +299,9 @@ export function runQuery(
   }
 }
 
+/** The default clock of runQueryAsync: one function for the process, not a closure per call. */
+const performanceNow = (): number => performance.now();
+
 /** How runQueryAsync shares the process: the slice length and how it pauses. */
 export type QueryScheduleOptions = Omit<SliceOptions, "now">;
 
@@ -316,7 +319,7 @@ export async function runQueryAsync(
   context: QueryContext,
   options: QueryScheduleOptions = {},
 ): Promise<QueryOutcome> {
-  const now = context.now ?? (() => performance.now());
+  const now = context.now ?? performanceNow;
   try {
     const work = answer(document, request, context);
     return { result: await runInSlices(work, { ...options, now }), isError: false };
