@@ -20,7 +20,7 @@ export interface CursorClaims {
    * Where a scan resumes (textSearch: UTF-16 code units of the searched strings before it, so it
    * may fall inside one string); absent for an ordinary page. Bound by the MAC like the offset.
    */
-  position?: number;
+  position?: number | undefined;
 }
 
 /** What a cursor is checked against: the request it came back with. */
@@ -136,7 +136,8 @@ export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
   let at = 2 + bytes.write(kid, 2, "latin1");
   at = writeVarint(bytes, at, claims.offset);
   if (claims.position !== undefined) at = writeVarint(bytes, at, claims.position);
-  at += mac.copy(bytes, at);
+  bytes.set(mac, at);
+  at += mac.byteLength;
   const cursor = bytes.toString("base64url", 0, at);
   if (cursor.length > MAX_CURSOR_CHARS) {
     throw new RangeError(

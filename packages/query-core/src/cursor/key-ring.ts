@@ -76,16 +76,19 @@ function hmacKeyOf(secret: Uint8Array): HmacKey {
 function hmacOf(key: HmacKey, parts: readonly Uint8Array[]): Buffer {
   let size = BLOCK_BYTES;
   for (const part of parts) size += part.byteLength;
+  // TypedArray set, not Buffer copy: copy is JavaScript whose optimized code checks the
+  // receiver's hidden class, and a digest made by hash() has one that a full collection drops
+  // once no digest is alive, so each paging after one optimized copy again.
   const message = Buffer.allocUnsafe(size);
-  key.inner.copy(message, 0);
+  message.set(key.inner, 0);
   let at = BLOCK_BYTES;
   for (const part of parts) {
     message.set(part, at);
     at += part.byteLength;
   }
   const outer = Buffer.allocUnsafe(BLOCK_BYTES + DIGEST_BYTES);
-  key.outer.copy(outer, 0);
-  hash("sha256", message, "buffer").copy(outer, BLOCK_BYTES);
+  outer.set(key.outer, 0);
+  outer.set(hash("sha256", message, "buffer"), BLOCK_BYTES);
   return hash("sha256", outer, "buffer");
 }
 

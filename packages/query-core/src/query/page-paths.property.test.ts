@@ -60,7 +60,8 @@ function matches(entry: Record<string, unknown>, input: Record<string, unknown>)
 
 interface Paged {
   texts: string[];
-  keys: number[];
+  /** What `keyOf` read on each returned element, in order. */
+  keys: Array<number | string>;
   /** The code of the error envelope that ended the paging, or null when the pages ran out. */
   error: string | null;
 }
@@ -71,13 +72,15 @@ function pageAll(
   inlineBytes: number,
   cache: ViewCache | undefined,
   single: boolean,
+  keyOf: (element: Record<string, unknown> | undefined) => number | string = (element) =>
+    typeof element?.k === "number" ? element.k : -1,
 ): Paged {
   const context = createTestContext({
     limits: { ...DEFAULT_LIMITS, inlineBytes },
     ...(cache === undefined ? {} : { viewCache: cache }),
   });
   const texts: string[] = [];
-  const keys: number[] = [];
+  const keys: Array<number | string> = [];
   let error: string | null = null;
   let next: QueryRequest | null = request;
   while (next !== null) {
@@ -97,8 +100,8 @@ function pageAll(
     const meta = outcome.result.responseMeta;
     expect(Buffer.byteLength(written)).toBeLessThanOrEqual(inlineBytes);
     expect(meta.serializedBytes).toBe(Buffer.byteLength(written));
-    const page = outcome.result.response as Array<{ k?: unknown }>;
-    for (const element of page) keys.push(typeof element?.k === "number" ? element.k : -1);
+    const page = outcome.result.response as Array<Record<string, unknown> | undefined>;
+    for (const element of page) keys.push(keyOf(element));
     expect(texts.length).toBeLessThan(200);
     next = meta.nextCursor === null ? null : { ...request, cursor: meta.nextCursor };
   }
@@ -129,11 +132,72 @@ describe("one serialization per page against the element-by-element path (proper
           // Every matching item once, in order (a compacted item may lose its k: -1 then).
           const items = JSON.parse(written) as Array<Record<string, unknown>>;
           const expected = items.filter((entry) => matches(entry, input)).map((entry) => entry.k);
-          if (reference.keys.every((key) => key >= 0)) expect(reference.keys).toEqual(expected);
+          if (reference.keys.every((key) => key !== -1)) expect(reference.keys).toEqual(expected);
           else expect(reference.keys.length).toBe(expected.length);
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+const entriesView = fc.record(
+  {
+    pageSize: fc.integer({ min: 1, max: 9 }),
+    fields: fc.constantFrom(["/key"], ["/key", "/value/s"], ["/key", "/value/n", "/value/t"]),
+    filters: fc.constantFrom(
+      [{ path: "/value/g", op: "ne", value: 1 }],
+      [{ path: "/value/s", op: "exists", value: true }],
+    ),
+    sort: fc.constant([{ path: "/value/k", order: "desc" }]),
+  },
+  { requiredKeys: [] },
+);
+
+describe("entries pages of a keyed object (property)", () => {
+  const cache = createViewCache();
+  it("pages objectMode entries the same three ways, every matching entry once, in order, within budget", () => {
+    fc.assert(
+      fc.property(
+        documentText,
+        entriesView,
+        fc.constantFrom(700, 1_200, 3_000, DEFAULT_LIMITS.inlineBytes),
+        (written, view, inlineBytes) => {
+          const items = parseJsonExact(written) as unknown[];
+          const name = (k: number) => `e${String(k).padStart(2, "0")}`;
+          const document = { entries: Object.fromEntries(items.map((item, k) => [name(k), item])) };
+          const input = { ...view, responsePath: "/entries", objectMode: "entries" };
+          const request = createRequest(input);
+          // A projected entry names its key under "/key"; without fields the row is {key, value}.
+          const keyOf = (element: Record<string, unknown> | undefined) => {
+            const key = view.fields === undefined ? element?.key : element?.["/key"];
+            return typeof key === "string" ? key : -1;
+          };
+          const reference = pageAll(document, request, inlineBytes, undefined, false, keyOf);
+          expect(pageAll(document, request, inlineBytes, undefined, true, keyOf)).toEqual(
+            reference,
+          );
+          expect(pageAll(document, request, inlineBytes, cache, true, keyOf)).toEqual(reference);
+          if (reference.error !== null) {
+            expect(reference.error).toBe("INVALID_RESPONSE_CONTROLS");
+            return;
+          }
+          const plain = JSON.parse(written) as Array<Record<string, unknown>>;
+          const filters = view.filters as Array<{ op: string }> | undefined;
+          const kept = plain.filter((entry) =>
+            filters === undefined
+              ? true
+              : filters[0]?.op === "ne"
+                ? entry.g !== 1
+                : entry.s !== undefined,
+          );
+          const ordered = view.sort === undefined ? kept : [...kept].reverse();
+          const expected = ordered.map((entry) => name(entry.k as number));
+          if (reference.keys.every((key) => key !== -1)) expect(reference.keys).toEqual(expected);
+          else expect(reference.keys.length).toBe(expected.length);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -47,30 +47,32 @@ export interface PageSpec {
    * `remainingCount` is null, the page is truncated with `work_limit` (after the compaction
    * reasons, before match_limit) and `nextCursor(offset)` resumes the scan.
    */
-  workLimited?: boolean;
+  workLimited?: boolean | undefined;
   inlineBytes: number;
   warnings: readonly string[];
   /** Optional responseMeta members, in output order, set when defined. */
   /** The §9 extensions the request used (set only when it used one). */
-  extensions?: ExtensionName[];
-  filtersApplied?: FilterApplied[];
+  extensions?: ExtensionName[] | undefined;
+  filtersApplied?: FilterApplied[] | undefined;
   /** aggregate: items that formed no group. */
-  aggregateSkipped?: number;
-  /**
-   * Counts fields over the returned page's elements (indices offset..offset+n-1); `projected`,
-   * when given, holds those elements' values exactly as elementAt gave them (none compacted).
-   */
-  countFields?: (
-    first: number,
-    count: number,
-    projected?: readonly unknown[],
-  ) => Record<string, number>;
-  normalizedFields?: Record<string, string>;
-  inferredResponsePath?: string;
+  aggregateSkipped?: number | undefined;
+  countFields?: FieldCounts | undefined;
+  normalizedFields?: Record<string, string> | undefined;
+  inferredResponsePath?: string | undefined;
   sourceTruncated: boolean;
   /** The cursor of the page starting at `offset` (`position`: where a scan resumes, textSearch). */
   nextCursor: (offset: number, position?: number) => string;
 }
+
+/**
+ * Counts fields over the returned page's elements (indices offset..offset+n-1); `projected`,
+ * when given, holds those elements' values exactly as elementAt gave them (none compacted).
+ */
+export type FieldCounts = (
+  first: number,
+  count: number,
+  projected?: readonly unknown[],
+) => Record<string, number>;
 
 const CURSOR_PLACEHOLDER = "x".repeat(64);
 /** responseMeta.warning is cut to this many characters. */
@@ -512,6 +514,7 @@ export function buildPage(spec: PageSpec): QueryResult {
       values: [],
       keys: [],
       texts: null,
+      arrayText: undefined,
       exactCount: 0,
       used: 0,
       compacted: false,
@@ -520,10 +523,12 @@ export function buildPage(spec: PageSpec): QueryResult {
     };
     return compactedShell;
   };
+  // Every Draft is written with all its members (arrayText too), so drafts have one shape.
   const draft: Draft = {
     values: [],
     keys: [],
     texts: spec.layout.kind === "array" && !measureEachElement ? [] : null,
+    arrayText: undefined,
     exactCount: 0,
     used: 0,
     compacted: false,

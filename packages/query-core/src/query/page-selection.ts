@@ -15,15 +15,23 @@ import {
   sortCandidates,
   sortedViewBytes,
 } from "./collection-view.js";
-import { type CompiledPath, readPath, resolvesOnAny } from "./compiled-path.js";
+import { type CompiledPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
 import { isJsonObject } from "./json-values.js";
-import { buildPage, fastRecord, type PageLayout, type PageSpec } from "./page-result.js";
+import {
+  buildPage,
+  type FieldCounts,
+  fastRecord,
+  type PageElement,
+  type PageLayout,
+  type PageSpec,
+} from "./page-result.js";
 import { columnStoreOf } from "./path-columns.js";
 import { suggestedFieldError, unresolvedFields, unresolvedPaths } from "./path-errors.js";
-import type { CollectionPlan, PlanNotes } from "./plan-collection.js";
+import { arrayPointerOf, type CollectionPlan, type PlanNotes } from "./plan-collection.js";
 import type { QueryContext } from "./query-context.js";
 import type { SelectedValue } from "./select-path.js";
+import { readCompiled } from "./walk-path.js";
 
 /**
  * What every page of one request shares: who asks, the offset, the page size, the cursor maker,
@@ -42,10 +50,10 @@ export type PageBase = Pick<
  */
 interface CollectionViewState {
   readonly filtered: FilteredItems;
-  aggregated?: AggregatedRows;
-  sorted?: SortedView;
+  aggregated: AggregatedRows | undefined;
+  sorted: SortedView | undefined;
   /** What the check of `fields` warned (it passed: a failing check throws and keeps nothing). */
-  fieldWarnings?: string[];
+  fieldWarnings: string[] | undefined;
 }
 
 function stateBytes(state: CollectionViewState): number {
@@ -87,7 +95,12 @@ function checkOffset(offset: number, total: number): void {
   if (offset > total) throw pastEndError(offset, total);
 }
 
-/** The projected record of one item (a fastRecord: serialized with the page). */
+/**
+ * The projected record of one item (a fastRecord: serialized with the page). Each field is read
+ * by readCompiled (an own key inline, else its steps walked by long-lived functions), not through
+ * the reader closure compiled per request: those closures, and the code V8 optimized for them,
+ * went with each view's plan, so every new view optimized them again.
+ */
 function project(
   item: unknown,
   index: number,
@@ -95,42 +108,85 @@ function project(
 ): Record<string, unknown> {
   const projected = fastRecord();
   for (const field of fields) {
-    const value = readPath(item, field, index);
+    const value = readCompiled(field, item, index);
     if (value !== undefined) projected[field.label] = value;
   }
   return projected;
 }
 
 /**
- * fieldsResolved of a page: per field, how many of the returned items it resolves on. Given the
- * projected page (each element project's record for its item, none compacted), a field resolved
- * on an item exactly when its label is in that record, so the items are not read again.
+ * What the elements of one collection page are read from: the items, the matching positions
+ * (null: every item), the sorted order of those (null: their own order), the projection and the
+ * emitter. A page's elementAt and countFields are functions made once for the process and bound
+ * to this (collectionElement, countCollectionFields), not closures made per page: the optimized
+ * code of a closure is held only through the closures, so a full collection between two
+ * requests threw it away and every paging after it optimized them again.
  */
-function fieldCounter(
-  fields: readonly CompiledPath[],
-  items: readonly unknown[],
-  originalIndex: (index: number) => number,
-): (first: number, count: number, projected?: readonly unknown[]) => Record<string, number> {
-  return (first, count, projected) => {
-    const counts = fastRecord<number>();
-    const records =
-      projected !== undefined && projected.length === count
-        ? (projected as readonly Record<string, unknown>[])
-        : null;
-    for (const field of fields) {
-      let resolved = 0;
-      if (records !== null) {
-        for (const record of records) if (record[field.label] !== undefined) resolved += 1;
-      } else {
-        for (let index = first; index < first + count; index += 1) {
-          const original = originalIndex(index);
-          if (readPath(items[original], field, original) !== undefined) resolved += 1;
-        }
-      }
-      counts[field.label] = resolved;
-    }
-    return counts;
+interface CollectionPage {
+  readonly items: readonly unknown[];
+  readonly indices: readonly number[] | null;
+  readonly ordered: Int32Array | null;
+  readonly fields: readonly CompiledPath[] | null;
+  readonly emit: ((item: unknown, index: number) => unknown) | undefined;
+  readonly pointerOf: (index: number) => string;
+}
+
+/** The index in the collection of the page's `index`-th candidate. */
+function originalIndexOf(page: CollectionPage, index: number): number {
+  const ordered = page.ordered;
+  const position = ordered === null ? index : (ordered[index] as number);
+  const indices = page.indices;
+  return indices === null ? position : (indices[position] as number);
+}
+
+/** PageSpec.elementAt of a collection page (bound to its CollectionPage). */
+function collectionElement(this: CollectionPage, index: number): PageElement {
+  const original = originalIndexOf(this, index);
+  const item = this.items[original];
+  const fields = this.fields;
+  const emit = this.emit;
+  return {
+    value:
+      fields !== null
+        ? project(item, original, fields)
+        : emit === undefined
+          ? item
+          : emit(item, original),
+    pointer: this.pointerOf(original),
   };
+}
+
+/**
+ * fieldsResolved of a page (PageSpec.countFields, bound to its CollectionPage, whose `fields`
+ * are set): per field, how many of the returned items it resolves on. Given the projected page
+ * (each element project's record for its item, none compacted), a field resolved on an item
+ * exactly when its label is in that record, so the items are not read again.
+ */
+function countCollectionFields(
+  this: CollectionPage,
+  first: number,
+  count: number,
+  projected?: readonly unknown[],
+): Record<string, number> {
+  const fields = this.fields ?? [];
+  const counts = fastRecord<number>();
+  const records =
+    projected !== undefined && projected.length === count
+      ? (projected as readonly Record<string, unknown>[])
+      : null;
+  for (const field of fields) {
+    let resolved = 0;
+    if (records !== null) {
+      for (const record of records) if (record[field.label] !== undefined) resolved += 1;
+    } else {
+      for (let index = first; index < first + count; index += 1) {
+        const original = originalIndexOf(this, index);
+        if (readCompiled(field, this.items[original], original) !== undefined) resolved += 1;
+      }
+    }
+    counts[field.label] = resolved;
+  }
+  return counts;
 }
 
 /**
@@ -193,13 +249,18 @@ export function* pageCollection(
   const cached = cachedState(views);
   const state: CollectionViewState = cached ?? {
     filtered: yield* filterItems(items, plan.filters, columnStoreOf(views)),
+    aggregated: undefined,
+    sorted: undefined,
+    fieldWarnings: undefined,
   };
   let changed = cached === undefined;
   const filtered = state.filtered;
   const indices = filtered.indices;
-  const extra: Partial<PageSpec> = {};
   // A copy: the kept counts are never handed out to be changed.
-  if (filtered.applied !== undefined) extra.filtersApplied = filtered.applied.map(copyApplied);
+  const extra: PageExtra = {
+    filtersApplied: filtered.applied === undefined ? undefined : filtered.applied.map(copyApplied),
+    countFields: undefined,
+  };
   if (plan.aggregate !== null) {
     if (state.aggregated === undefined) {
       state.aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
@@ -233,13 +294,15 @@ export function* pageCollection(
   if (changed) remember(views, state);
   if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
   checkOffset(base.offset, total);
-  const ordered = positions;
-  const originalIndex = (index: number): number => {
-    const position = ordered === null ? index : (ordered[index] as number);
-    return indices === null ? position : (indices[position] as number);
-  };
   const fields = plan.fields;
-  const emit = plan.emit;
+  const page: CollectionPage = {
+    items,
+    indices,
+    ordered: positions,
+    fields,
+    emit: plan.emit,
+    pointerOf: plan.pointerOf,
+  };
   if (fields !== null) {
     if (state.fieldWarnings === undefined) {
       // The check may scan every item (a field that resolves on none): its warnings are kept.
@@ -248,26 +311,14 @@ export function* pageCollection(
       state.fieldWarnings = base.warnings.slice(before);
       remember(views, state);
     } else base.warnings.push(...state.fieldWarnings);
-    extra.countFields = fieldCounter(fields, items, originalIndex);
+    extra.countFields = countCollectionFields.bind(page);
   }
   return buildPage(
     arrayPageSpec(base, extra, notes, {
       unit,
       total,
       limit: Math.min(base.pageSize, total - base.offset),
-      elementAt: (index) => {
-        const original = originalIndex(index);
-        const item = items[original];
-        return {
-          value:
-            fields !== null
-              ? project(item, original, fields)
-              : emit === undefined
-                ? item
-                : emit(item, original),
-          pointer: plan.pointerOf(original),
-        };
-      },
+      elementAt: collectionElement.bind(page),
     }),
   );
 }
@@ -280,7 +331,7 @@ function* pageRows(
   base: PageBase,
   notes: PlanNotes,
   pointer: string,
-  extra: Partial<PageSpec>,
+  extra: PageExtra,
 ): Work<QueryResult> {
   const { rows, skipped } = state.aggregated as AggregatedRows;
   let positions: Int32Array | null = null;
@@ -323,8 +374,16 @@ function* pageRows(
 type PagePart = Pick<
   PageSpec,
   "layout" | "unit" | "total" | "limit" | "elementAt" | "compactionReason" | "matchLimited"
-> &
-  Pick<Partial<PageSpec>, "countFields">;
+> & { countFields?: FieldCounts | undefined };
+
+/** The filter counts and field counter of a collection page (every member set, maybe undefined). */
+interface PageExtra {
+  filtersApplied: FilterApplied[] | undefined;
+  countFields: FieldCounts | undefined;
+}
+
+/** The PageExtra of a page without filters or fields. */
+const NO_EXTRA: PageExtra = Object.freeze({ filtersApplied: undefined, countFields: undefined });
 
 /**
  * The PageSpec of one page, member by member: what every page of the request shares (base), the
@@ -335,11 +394,14 @@ type PagePart = Pick<
  */
 function pageSpecOf(
   base: PageBase,
-  extra: Partial<PageSpec>,
+  extra: PageExtra,
   notes: Pick<PlanNotes, "normalizedFields" | "inferredResponsePath">,
   page: PagePart,
 ): PageSpec {
-  const spec: PageSpec = {
+  // Every member in one literal, in one order, the optional ones undefined: every page spec has
+  // one shape (a member added after the literal is a new hidden class, which optimized code of
+  // buildPage checks for and which a full collection drops once no spec of it is alive).
+  return {
     artifactId: base.artifactId,
     responsePath: base.responsePath,
     layout: page.layout,
@@ -350,26 +412,24 @@ function pageSpecOf(
     elementAt: page.elementAt,
     compactionReason: page.compactionReason,
     matchLimited: page.matchLimited,
+    workLimited: undefined,
     inlineBytes: base.inlineBytes,
     warnings: base.warnings,
+    extensions: base.extensions,
+    filtersApplied: extra.filtersApplied,
+    aggregateSkipped: undefined,
+    countFields: page.countFields ?? extra.countFields,
+    normalizedFields: notes.normalizedFields,
+    inferredResponsePath: notes.inferredResponsePath,
     sourceTruncated: base.sourceTruncated,
     nextCursor: base.nextCursor,
   };
-  if (base.extensions !== undefined) spec.extensions = base.extensions;
-  if (extra.filtersApplied !== undefined) spec.filtersApplied = extra.filtersApplied;
-  const countFields = page.countFields ?? extra.countFields;
-  if (countFields !== undefined) spec.countFields = countFields;
-  if (notes.normalizedFields !== undefined) spec.normalizedFields = notes.normalizedFields;
-  if (notes.inferredResponsePath !== undefined) {
-    spec.inferredResponsePath = notes.inferredResponsePath;
-  }
-  return spec;
 }
 
 /** An array page of a collection (items, entries or rows). */
 function arrayPageSpec(
   base: PageBase,
-  extra: Partial<PageSpec>,
+  extra: PageExtra,
   notes: PlanNotes,
   page: Pick<PageSpec, "unit" | "total" | "limit" | "elementAt">,
 ): PageSpec {
@@ -397,12 +457,20 @@ export function pageSingle(
 ): QueryResult {
   checkOffset(base.offset, 1);
   checkFields(fields, [object], null, pointer, base.warnings);
+  const single: CollectionPage = {
+    items: [object],
+    indices: null,
+    ordered: null,
+    fields,
+    emit: undefined,
+    pointerOf: () => pointer,
+  };
   return pageOneValue(
     base,
     notes,
     () => ({ value: project(object, -1, fields), pointer }),
     "item_size_limit",
-    fieldCounter(fields, [object], () => 0),
+    countCollectionFields.bind(single),
   );
 }
 
@@ -427,7 +495,7 @@ function pageOneValue(
     matchLimited: false,
   };
   if (countFields !== undefined) page.countFields = countFields;
-  return buildPage(pageSpecOf(base, {}, notes, page));
+  return buildPage(pageSpecOf(base, NO_EXTRA, notes, page));
 }
 
 /** Pages a selection without fields, filters or objectMode: items, entries in key order, or a scalar. */
@@ -443,7 +511,7 @@ export function* pagePlain(
       {
         kind: "collection",
         items: value,
-        pointerOf: (index) => `${pointer}/${index}`,
+        pointerOf: arrayPointerOf(pointer),
         fields: null,
         filters: null,
         sort: null,
@@ -459,7 +527,7 @@ export function* pagePlain(
     const keys = keysOf(value);
     checkOffset(base.offset, keys.length);
     return buildPage(
-      pageSpecOf(base, {}, notes, {
+      pageSpecOf(base, NO_EXTRA, notes, {
         layout: { kind: "object" },
         unit: "entries",
         total: keys.length,
@@ -493,7 +561,7 @@ export function pageDescribe(
   const plan = planDescribe(selection.value, selection.pointer, context.limits.describeSampleItems);
   checkOffset(base.offset, plan.total);
   return buildPage(
-    pageSpecOf(base, {}, inferredOf(selection), {
+    pageSpecOf(base, NO_EXTRA, inferredOf(selection), {
       layout:
         plan.listKey === undefined
           ? { kind: "shape", base: plan.base }

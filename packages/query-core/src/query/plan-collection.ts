@@ -86,8 +86,8 @@ function mapExtensionPaths(
 
 /** What planning adds to responseMeta. */
 export interface PlanNotes {
-  inferredResponsePath?: string;
-  normalizedFields?: Record<string, string>;
+  inferredResponsePath?: string | undefined;
+  normalizedFields?: Record<string, string> | undefined;
   warnings: string[];
 }
 
@@ -114,8 +114,40 @@ function isKeyedObject(object: Record<string, unknown>, arrayKeys: readonly stri
   return entries >= 2 && objects * 2 >= entries;
 }
 
-function arrayPointerOf(base: string): (index: number) => string {
-  return (index) => `${base}/${index}`;
+/** The base pointer of an array collection (bound to arrayPointer). */
+interface ArrayPointers {
+  readonly base: string;
+}
+
+function arrayPointer(this: ArrayPointers, index: number): string {
+  return `${this.base}/${index}`;
+}
+
+/**
+ * The pointerOf of an array at `base`: one function for the process bound to the base, not a
+ * closure per plan (a page calls it per element; the optimized code of a closure made per plan
+ * went with the plans a full collection found dead, and each new view optimized it again).
+ */
+export function arrayPointerOf(base: string): (index: number) => string {
+  return arrayPointer.bind({ base });
+}
+
+/** An entries collection: the object's pointer and its keys (bound to entryPointer, entryRow). */
+interface EntryKeys {
+  readonly pointer: string;
+  readonly keys: readonly string[];
+}
+
+function entryPointer(this: EntryKeys, index: number): string {
+  return `${this.pointer}/${escapePointerToken(this.keys[index] as string)}`;
+}
+
+/** The `{key, value}` row an entries page emits for entry `index` (a fastRecord). */
+function entryRow(this: EntryKeys, item: unknown, index: number): unknown {
+  const row = fastRecord();
+  row.key = this.keys[index];
+  row.value = item;
+  return row;
 }
 
 /**
@@ -401,22 +433,18 @@ export function* planCollection(
     }
     const { keys, values } = yield* splitEntries(value, views, selection.pointer);
     const rebase = (path: CompiledPath): CompiledPath => rebaseOnEntries(path, keys);
+    const entryKeys: EntryKeys = { pointer: selection.pointer, keys };
     return {
       kind: "collection",
       items: values,
-      pointerOf: (index) => `${selection.pointer}/${escapePointerToken(keys[index] as string)}`,
+      pointerOf: entryPointer.bind(entryKeys),
       fields: request.fields === undefined ? null : fields.map(rebase),
       filters:
         request.filters === undefined
           ? null
           : filters.map((filter) => mapFilterPaths(filter, rebase)),
       ...mapExtensionPaths(extensions, rebase),
-      emit: (item, index) => {
-        const row = fastRecord();
-        row.key = keys[index];
-        row.value = item;
-        return row;
-      },
+      emit: entryRow.bind(entryKeys),
       itemKeys: ["key", "value"],
     };
   }

@@ -97,6 +97,31 @@ function jsonPathRows(
   return rows;
 }
 
+/** What every cursor of one request's view is signed for. */
+interface CursorSigner {
+  readonly keyRing: QueryContext["keyRing"];
+  readonly artifactId: string;
+  readonly scopeHash: string;
+  readonly viewHash: string;
+}
+
+/**
+ * The cursor of the page at `offset` (bound to the request's signer: PageSpec.nextCursor). One
+ * function for the process, bound per request, instead of a closure made per request: the
+ * optimized code of a closure is held only through the closures, so a full collection between
+ * two requests threw it away and each paging optimized it again.
+ */
+function nextCursorOf(this: CursorSigner, offset: number, position?: number): string {
+  const claims: CursorClaims = {
+    artifactId: this.artifactId,
+    scopeHash: this.scopeHash,
+    viewHash: this.viewHash,
+    offset,
+    position,
+  };
+  return encodeCursor(this.keyRing, claims);
+}
+
 function* answer(
   document: unknown,
   request: QueryRequest,
@@ -131,16 +156,12 @@ function* answer(
     responsePath: selection.responsePath,
     inlineBytes: Math.min(context.limits.inlineBytes, context.limits.hardBytes),
     sourceTruncated: context.sourceTruncated,
-    nextCursor: (next, position) => {
-      const claims: CursorClaims = {
-        artifactId: request.artifactId,
-        scopeHash: context.scopeHash,
-        viewHash,
-        offset: next,
-      };
-      if (position !== undefined) claims.position = position;
-      return encodeCursor(context.keyRing, claims);
-    },
+    nextCursor: nextCursorOf.bind({
+      keyRing: context.keyRing,
+      artifactId: request.artifactId,
+      scopeHash: context.scopeHash,
+      viewHash,
+    }),
     offset,
     pageSize: request.pageSize ?? context.limits.pageSize,
     warnings,
@@ -151,10 +172,12 @@ function* answer(
   if (rows !== null && rows.length === 0) {
     warnings.push(emptyJsonPathWarning(request.jsonPath as string));
   }
-  const notes: PlanNotes = { warnings };
-  if (selection.inferredResponsePath !== undefined) {
-    notes.inferredResponsePath = selection.inferredResponsePath;
-  }
+  // Every member written in the literal: one object shape for every request's notes.
+  const notes: PlanNotes = {
+    inferredResponsePath: selection.inferredResponsePath,
+    normalizedFields: undefined,
+    warnings,
+  };
   if (request.describe === true) return pageDescribe(selection, base, context);
   if (request.textSearch !== undefined)
     return yield* pageTextSearch(request, selection, rows, base, context, resume);
@@ -236,18 +259,6 @@ function toErrorResult(
   });
 }
 
-function settle(
-  request: QueryRequest,
-  context: QueryContext,
-  run: () => QueryResult,
-): QueryOutcome {
-  try {
-    return { result: run(), isError: false };
-  } catch (error) {
-    return failure(error, request, context);
-  }
-}
-
 function failure(error: unknown, request: QueryRequest, context: QueryContext): QueryOutcome {
   try {
     return { result: toErrorResult(error, request, context), isError: true };
@@ -279,8 +290,17 @@ export function runQuery(
   request: QueryRequest,
   context: QueryContext,
 ): QueryOutcome {
-  return settle(request, context, () => runToEnd(answer(document, request, context), context.now));
+  // No closure made per call here: the optimized code of one is held only through the closures,
+  // so a full collection between two calls threw it away and later pages optimized it again.
+  try {
+    return { result: runToEnd(answer(document, request, context), context.now), isError: false };
+  } catch (error) {
+    return failure(error, request, context);
+  }
 }
+
+/** The default clock of runQueryAsync: one function for the process, not a closure per call. */
+const performanceNow = (): number => performance.now();
 
 /** How runQueryAsync shares the process: the slice length and how it pauses. */
 export type QueryScheduleOptions = Omit<SliceOptions, "now">;
@@ -299,7 +319,7 @@ export async function runQueryAsync(
   context: QueryContext,
   options: QueryScheduleOptions = {},
 ): Promise<QueryOutcome> {
-  const now = context.now ?? (() => performance.now());
+  const now = context.now ?? performanceNow;
   try {
     const work = answer(document, request, context);
     return { result: await runInSlices(work, { ...options, now }), isError: false };

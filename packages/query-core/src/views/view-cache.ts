@@ -41,69 +41,107 @@ interface Entry {
   bytes: number;
 }
 
+/** What one cache holds: its entries by document, their recency order and their bytes. */
+interface CacheState {
+  readonly maxBytes: number;
+  readonly byDocument: WeakMap<object, Map<string, Entry>>;
+  /** Insertion order is recency order: a used entry is deleted and inserted again. */
+  readonly recency: Set<Entry>;
+  held: number;
+  /** Drops a document's entries once it is garbage (the per-document map is the held value). */
+  readonly collected: FinalizationRegistry<Map<string, Entry>>;
+}
+
+/** The cache object: its state beside the ViewCache members. */
+interface StatefulCache extends ViewCache {
+  readonly state: CacheState;
+}
+
+function drop(state: CacheState, entry: Entry): void {
+  if (!state.recency.delete(entry)) return;
+  state.held -= entry.bytes;
+  if (entry.views.get(entry.key) === entry) entry.views.delete(entry.key);
+}
+
+function dropAll(state: CacheState, views: Map<string, Entry>): void {
+  for (const entry of [...views.values()]) drop(state, entry);
+}
+
+function evictTo(state: CacheState, budget: number): void {
+  for (const entry of state.recency) {
+    if (state.held <= budget) return;
+    drop(state, entry);
+  }
+}
+
+// get, set and forget are functions made once for the process, put in each cache's literal: a
+// later page calls get and set a few times, and the code V8 optimizes for them then survives a
+// full collection that finds no cache of theirs alive (per-cache closures lost theirs, and so
+// does a class whose constructor adds the members: the hidden class such objects reach is
+// dropped with the last of them; a literal's is kept by the literal).
+function cacheGet(this: StatefulCache, document: object, key: string): unknown {
+  const state = this.state;
+  const entry = state.byDocument.get(document)?.get(key);
+  if (entry === undefined) return undefined;
+  state.recency.delete(entry);
+  state.recency.add(entry);
+  return entry.value;
+}
+
+function cacheSet(
+  this: StatefulCache,
+  document: object,
+  key: string,
+  value: unknown,
+  bytes: number,
+): void {
+  const state = this.state;
+  let views = state.byDocument.get(document);
+  const old = views?.get(key);
+  if (old !== undefined) drop(state, old);
+  if (bytes > state.maxBytes) return;
+  if (views === undefined) {
+    views = new Map();
+    state.byDocument.set(document, views);
+    state.collected.register(document, views, views);
+  }
+  const entry: Entry = { views, key, value, bytes };
+  views.set(key, entry);
+  state.recency.add(entry);
+  state.held += bytes;
+  evictTo(state, state.maxBytes);
+}
+
+function cacheForget(this: StatefulCache, document: object): void {
+  const state = this.state;
+  const views = state.byDocument.get(document);
+  if (views === undefined) return;
+  dropAll(state, views);
+  state.byDocument.delete(document);
+  state.collected.unregister(views);
+}
+
 /** Creates an empty view cache (DEFAULT_VIEW_CACHE_BYTES unless `maxBytes` says otherwise). */
 export function createViewCache(options: ViewCacheOptions = {}): ViewCache {
-  const maxBytes = Math.max(0, options.maxBytes ?? DEFAULT_VIEW_CACHE_BYTES);
-  const byDocument = new WeakMap<object, Map<string, Entry>>();
-  // Insertion order is recency order: a used entry is deleted and inserted again.
-  const recency = new Set<Entry>();
-  let held = 0;
-
-  const drop = (entry: Entry): void => {
-    if (!recency.delete(entry)) return;
-    held -= entry.bytes;
-    if (entry.views.get(entry.key) === entry) entry.views.delete(entry.key);
+  const state: CacheState = {
+    maxBytes: Math.max(0, options.maxBytes ?? DEFAULT_VIEW_CACHE_BYTES),
+    byDocument: new WeakMap(),
+    recency: new Set(),
+    held: 0,
+    collected: new FinalizationRegistry((views) => dropAll(state, views)),
   };
-  const dropAll = (views: Map<string, Entry>): void => {
-    for (const entry of [...views.values()]) drop(entry);
-  };
-  // The per-document map does not refer to its document, so it may be the held value.
-  const collected = new FinalizationRegistry<Map<string, Entry>>(dropAll);
-
-  const evictTo = (budget: number): void => {
-    for (const entry of recency) {
-      if (held <= budget) return;
-      drop(entry);
-    }
-  };
-
-  return {
-    get(document, key) {
-      const entry = byDocument.get(document)?.get(key);
-      if (entry === undefined) return undefined;
-      recency.delete(entry);
-      recency.add(entry);
-      return entry.value;
-    },
-    set(document, key, value, bytes) {
-      let views = byDocument.get(document);
-      const old = views?.get(key);
-      if (old !== undefined) drop(old);
-      if (bytes > maxBytes) return;
-      if (views === undefined) {
-        views = new Map();
-        byDocument.set(document, views);
-        collected.register(document, views, views);
-      }
-      const entry: Entry = { views, key, value, bytes };
-      views.set(key, entry);
-      recency.add(entry);
-      held += bytes;
-      evictTo(maxBytes);
-    },
-    forget(document) {
-      const views = byDocument.get(document);
-      if (views === undefined) return;
-      dropAll(views);
-      byDocument.delete(document);
-      collected.unregister(views);
-    },
+  const cache: StatefulCache = {
+    state,
+    get: cacheGet,
+    set: cacheSet,
+    forget: cacheForget,
     get bytes() {
-      return held;
+      return state.held;
     },
     get size() {
-      return recency.size;
+      return state.recency.size;
     },
-    maxBytes,
+    maxBytes: state.maxBytes,
   };
+  return cache;
 }

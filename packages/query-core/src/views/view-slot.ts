@@ -14,6 +14,26 @@ export interface ViewSlot {
   readonly maxBytes: number;
 }
 
+/** A slot's own members beside the ViewSlot methods (slotGet and slotSet read them). */
+interface DocumentSlot extends ViewSlot {
+  readonly cache: ViewCache;
+  readonly document: object;
+}
+
+// The slot's methods are functions made once for the process, put in each slot's literal: not
+// closures made per request (the optimized code of a closure is held only through the closures,
+// so a full collection between two requests threw it away and the next paging optimized it
+// again), and not a class whose constructor adds the members (the hidden class an object reaches
+// by members added after it is made is dropped by a full collection once no such object is
+// alive, and the optimized code that checks for it with it; a literal's is kept by the literal).
+function slotGet(this: DocumentSlot, key: string): unknown {
+  return this.cache.get(this.document, key);
+}
+
+function slotSet(this: DocumentSlot, key: string, value: unknown, bytes: number): void {
+  this.cache.set(this.document, key, value, bytes);
+}
+
 /** The slot of one request, or null without a cache or when the document cannot key a WeakMap. */
 export function viewSlotOf(
   cache: ViewCache | undefined,
@@ -21,12 +41,15 @@ export function viewSlotOf(
   viewHash: string,
 ): ViewSlot | null {
   if (cache === undefined || typeof document !== "object" || document === null) return null;
-  return {
+  const slot: DocumentSlot = {
     viewHash,
-    get: (key) => cache.get(document, key),
-    set: (key, value, bytes) => cache.set(document, key, value, bytes),
+    get: slotGet,
+    set: slotSet,
     maxBytes: cache.maxBytes,
+    cache,
+    document,
   };
+  return slot;
 }
 
 /** The cache key of the view's own stages (filters, sort order, aggregate rows). */
