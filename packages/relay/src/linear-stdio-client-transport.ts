@@ -28,6 +28,31 @@ export const DEFAULT_RETAINED_BUFFER_BYTES = 64 * 1024 * 1024;
 /** A decoded line longer than this (a pipe read) spanned chunks: it used the line buffer. */
 const CHUNK_CHARACTERS = 64 * 1024;
 
+/**
+ * A line of at least this many characters is followed by the process's large-line collection,
+ * when one is set (see collectAfterLargeLines): 16 MiB, a quarter of the default retained buffer,
+ * so a line whose garbage is worth a full collection; smaller lines leave V8 to collect them.
+ */
+export const LARGE_LINE_CHARACTERS = 16 * 1024 * 1024;
+
+/** The collection run after a large line (collectAfterLargeLines); process-wide. */
+let largeLineCollection: (() => void) | undefined;
+
+/**
+ * Sets (or, with undefined, clears) a full garbage collection that every linear stdio transport
+ * of this process runs after a line of at least LARGE_LINE_CHARACTERS, once the line is parsed
+ * and before its message is delivered (the stdio CLIs pass the one `exposeFullCollection`
+ * gives). Why: V8 keeps such a line's string, promoted while its own JSON.parse allocated the
+ * text inside it, until its next full collection, which otherwise comes during the bounding that
+ * follows: the line (53 MiB for a 50 MiB result) is then alive beside the text, the stored bytes
+ * and the document being built. Collected before, it is gone. Limits: process-wide; costs one
+ * full collection (about 1 ms per MiB of live heap) per large line; a collection that throws is
+ * ignored.
+ */
+export function collectAfterLargeLines(collect: (() => void) | undefined): void {
+  largeLineCollection = collect;
+}
+
 /** Longest stderr line handed to the logger; the rest of a longer line is summarized. */
 const MAX_STDERR_LINE_BYTES = 16_384;
 
@@ -220,6 +245,8 @@ export function createLinearStdioClientTransport(
    */
   const queue: JSONRPCMessage[] = [];
   let draining = false;
+  /** The queued message parsed from a large line: the collection runs before it is delivered. */
+  let collectBefore: JSONRPCMessage | undefined;
 
   function enqueue(message: JSONRPCMessage): void {
     queue.push(message);
@@ -230,14 +257,30 @@ export function createLinearStdioClientTransport(
 
   function drainOne(): void {
     const message = queue.shift();
+    if (message !== undefined && message === collectBefore) collectLargeLine();
     if (message !== undefined) deliver(message);
     if (queue.length > 0) queueMicrotask(drainOne);
     else draining = false;
   }
 
   function drainAll(): void {
+    collectBefore = undefined;
     for (let message = queue.shift(); message !== undefined; message = queue.shift()) {
       deliver(message);
+    }
+  }
+
+  /**
+   * Runs the large-line collection (see collectAfterLargeLines) in the microtask that delivers
+   * the line's message: the stack that decoded and parsed the line has returned, so the line is
+   * garbage while its message (and the text inside it) is kept.
+   */
+  function collectLargeLine(): void {
+    collectBefore = undefined;
+    try {
+      largeLineCollection?.();
+    } catch {
+      // A collection is an optimization: the message is delivered all the same.
     }
   }
 
@@ -255,22 +298,35 @@ export function createLinearStdioClientTransport(
       transport.onerror?.(asError(error));
       return;
     }
-    keepStructuredContentText(message, text);
+    const keepsLine = keepStructuredContentText(message, text);
     const id = "id" in message ? (message.id as RequestId) : undefined;
-    enqueue(replaceNonObjectResult(message, id === undefined ? undefined : inFlight.get(id), name));
+    const delivered = replaceNonObjectResult(
+      message,
+      id === undefined ? undefined : inFlight.get(id),
+      name,
+    );
+    // A line whose structuredContent keeps its text (a slice holds the whole line) stays alive.
+    if (largeLineCollection !== undefined && !keepsLine && line.length >= LARGE_LINE_CHARACTERS) {
+      collectBefore = delivered;
+    }
+    enqueue(delivered);
   }
 
   /**
    * Attaches to a response's structuredContent the text it was parsed from (sliced from the line
    * only if the adapter bounds the result), so the artifact stores the upstream's bytes: its
    * spacing, its number literals (`1.50`), not the value serialized again (SPEC.md §10).
+   * True when it did: the line is then kept until the bounding slices it.
    */
-  function keepStructuredContentText(message: JSONRPCMessage, line: string): void {
-    if (!("result" in message)) return;
+  function keepStructuredContentText(message: JSONRPCMessage, line: string): boolean {
+    if (!("result" in message)) return false;
     const structured = (message.result as { structuredContent?: unknown } | null)
       ?.structuredContent;
-    if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return;
+    if (typeof structured !== "object" || structured === null || Array.isArray(structured)) {
+      return false;
+    }
     attachReceivedJson(structured, receivedTextOnce(line));
+    return true;
   }
 
   function receiveOversizedLine(line: OversizedLine): void {
