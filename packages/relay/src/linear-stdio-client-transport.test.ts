@@ -378,46 +378,47 @@ describe("the large-line collection (collectAfterLargeLines)", () => {
     return { client, events };
   }
 
-  it("runs once per line of 16 Mi characters or more, after the line is parsed and before its message is delivered, never for a small line", async () => {
+  it("collects fully once per line of 16 Mi characters or more, after the line is parsed and before its message is delivered, young per 8 MiB read, never for a small line", async () => {
     const collect = exposeFullCollection();
     expect(collect).toBeTypeOf("function");
     const large = await recordedClient([RAW_LINE_SERVER_PATH, "17"]);
     const small = await recordedClient([RAW_LINE_SERVER_PATH, "1"]);
     let collections = 0;
-    collectAfterLargeLines(() => {
+    collectAfterLargeLines((kind) => {
       collections += 1;
-      large.events.push("collect");
-      collect?.();
+      large.events.push(kind);
+      collect?.(kind);
     });
-    // The text survives the full collection whole (what the adapter then stores and parses).
+    // The text survives the collections whole (what the adapter then stores and parses).
     const result = await large.client.callTool({ name: "any", arguments: {} });
     expect(textOf(result) === createPayloadText(17)).toBe(true);
-    expect(large.events).toEqual(["collect", "result"]);
+    // A young collection per 8 MiB read (the line is over 17 MiB: two), then the full one.
+    expect(large.events).toEqual(["young", "young", "full", "result"]);
     expect(textOf(await small.client.callTool({ name: "any", arguments: {} }))).toBe(
       createPayloadText(1),
     );
-    expect(collections).toBe(1);
+    expect(collections).toBe(3);
     expect(small.events).toEqual(["result"]);
   }, 60_000);
 
-  it("skips a large line whose structuredContent keeps its text (the slice holds the line)", async () => {
+  it("collects no large line fully whose structuredContent keeps its text (the slice holds the line)", async () => {
     const { client, events } = await recordedClient(["-e", STRUCTURED_LINE_SERVER, "17"]);
-    collectAfterLargeLines(() => events.push("collect"));
+    collectAfterLargeLines((kind) => events.push(kind));
     const result = (await client.callTool({ name: "any", arguments: {} })) as {
       structuredContent?: { rows?: string[] };
     };
     expect(result.structuredContent?.rows?.length).toBeGreaterThan(170_000);
-    expect(events).toEqual(["result"]);
+    expect(events).toEqual(["young", "young", "result"]);
   }, 60_000);
 
   it("delivers the message when the collection throws", async () => {
     const { client, events } = await recordedClient([RAW_LINE_SERVER_PATH, "17"]);
-    collectAfterLargeLines(() => {
-      events.push("collect");
+    collectAfterLargeLines((kind) => {
+      events.push(kind);
       throw new Error("no collection here");
     });
     const result = await client.callTool({ name: "any", arguments: {} });
     expect(textOf(result) === createPayloadText(17)).toBe(true);
-    expect(events).toEqual(["collect", "result"]);
+    expect(events).toEqual(["young", "young", "full", "result"]);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -41,11 +42,26 @@ describe("tierUpSooner (a stdio CLI's V8 interrupt budget)", () => {
 });
 
 describe("exposeFullCollection", () => {
-  it("gives a full collection without leaving a global gc in this or any later context", async () => {
+  it("gives a full and a young collection without leaving a global gc in this or any later context", async () => {
     const hadGc = typeof (globalThis as { gc?: unknown }).gc === "function";
     const collect = exposeFullCollection();
     expect(collect).toBeTypeOf("function");
-    expect(await collectsGarbage(collect as () => void)).toBe(true);
+    expect(await collectsGarbage(() => collect?.("full"))).toBe(true);
+    const kinds: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
+      }
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    collect?.("young");
+    collect?.("full");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    observer.disconnect();
+    expect(kinds.slice(0, 2)).toEqual([
+      constants.NODE_PERFORMANCE_GC_MINOR,
+      constants.NODE_PERFORMANCE_GC_MAJOR,
+    ]);
     expect(typeof (globalThis as { gc?: unknown }).gc === "function").toBe(hadGc);
     if (!hadGc) expect(runInNewContext("typeof gc")).toBe("undefined");
   });

@@ -1,6 +1,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { collectAfterLargeLines } from "./linear-stdio-client-transport.js";
+import {
+  collectAfterLargeLines,
+  type LargeLineCollectionKind,
+} from "./linear-stdio-client-transport.js";
 
 /**
  * V8's interrupt budget for a stdio CLI (the proxy's README, "Startup flags"): 4 KiB of bytecode
@@ -28,30 +31,35 @@ export function tierUpSooner(
   return true;
 }
 
+/** V8's `gc` of a context it was exposed in: `gc()` collects fully, `{type: "minor"}` scavenges. */
+type ExposedGc = (options?: { type: "minor" | "major" }) => void;
+
 /**
- * A function that runs a full (mark-compact) garbage collection now, for the large-line
- * collection of the stdio transports (collectAfterLargeLines): node's own `gc` when it was
- * started with `--expose-gc`, else the `gc` of a fresh vm context created while V8's
- * `--expose-gc` is set for that moment only (the flag is cleared right after, so no later
- * context, the main one included, gets a global `gc`). Undefined when V8 gives none.
+ * A function that runs a garbage collection now, for the large-line collection of the stdio
+ * transports (collectAfterLargeLines): `"full"` a mark-compact, `"young"` a scavenge. It is
+ * node's own `gc` when node was started with `--expose-gc`, else the `gc` of a fresh vm context
+ * created while V8's `--expose-gc` is set for that moment only (the flag is cleared right after,
+ * so no later context, the main one included, gets a global `gc`). Undefined when V8 gives none.
  * Limits: process-wide flags are touched for the one context; the function keeps that small
  * context alive (about 0.2 MiB).
  */
 export function exposeFullCollection(
   setFlags: (flags: string) => void = setFlagsFromString,
-): (() => void) | undefined {
-  const own: unknown = (globalThis as { gc?: unknown }).gc;
-  if (typeof own === "function") return () => own();
-  let collect: unknown;
-  try {
-    setFlags("--expose-gc");
-    collect = runInNewContext("gc");
-  } catch {
-    collect = undefined;
-  } finally {
-    setFlags("--no-expose-gc");
+): ((kind: LargeLineCollectionKind) => void) | undefined {
+  let gc: unknown = (globalThis as { gc?: unknown }).gc;
+  if (typeof gc !== "function") {
+    try {
+      setFlags("--expose-gc");
+      gc = runInNewContext("gc");
+    } catch {
+      gc = undefined;
+    } finally {
+      setFlags("--no-expose-gc");
+    }
   }
-  return typeof collect === "function" ? () => collect() : undefined;
+  if (typeof gc !== "function") return undefined;
+  const collect = gc as ExposedGc;
+  return (kind) => (kind === "young" ? collect({ type: "minor" }) : collect());
 }
 
 /** What {@link prepareStdioProcess} set. */
@@ -67,7 +75,7 @@ export interface StdioProcessFlags {
  * client, one upstream, results of up to artifactMaxBytes): V8's interrupt budget
  * (tierUpSooner), and a full collection after each large upstream line (collectAfterLargeLines
  * with exposeFullCollection), so one large result's line is gone before its bounding parses the
- * payload. Measured with bench/big-call-through-proxy.mjs (bench/RESULTS.md): about the line's
+ * payload, and its pipe chunks are freed as it is read. Measured with bench/big-call-through-proxy.mjs (bench/RESULTS.md): about the line's
  * size off the peak RSS of one 50 MiB call. Limits: process-wide; for an HTTP server with many
  * sessions and a large parse cache the collection costs more (about 1 ms per MiB of live heap),
  * so only the stdio CLIs call it.
