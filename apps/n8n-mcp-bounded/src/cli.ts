@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { type ChosenStore, chooseDefaultStdioStore, serveStdio } from "@bounded-mcp/relay";
+import {
+  type ChosenStore,
+  chooseDefaultStdioStore,
+  prepareStdioProcess,
+  serveStdio,
+} from "@bounded-mcp/relay";
 import { formatN8nHelp } from "./options/help.js";
 import { loadN8nOptions, type N8nCommand, N8nUsageError } from "./options/load-n8n-options.js";
 import { createChildEnvironment } from "./runtime/child-environment.js";
@@ -41,6 +46,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${version}\n`);
     return;
   }
+  // The stdio start both CLIs share (README, "Startup flags"): V8's interrupt budget and a full
+  // collection after each large line from n8n-mcp.
+  prepareStdioProcess(process.execArgv);
   const logger = createStderrLogger(command.logLevel);
   let chosen: ChosenStore;
   try {

@@ -2,13 +2,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
+import { prepareStdioProcess } from "@bounded-mcp/relay";
 import { formatHelp } from "./options/help.js";
 import { loadOptions } from "./options/load-options.js";
 import { UsageError } from "./options/usage-error.js";
 import { routeConsoleToStderr } from "./runtime/console-to-stderr.js";
 import { createProxyLogger } from "./runtime/create-proxy-logger.js";
 import { runProxy } from "./runtime/run-proxy.js";
-import { tierUpSooner } from "./runtime/tier-up-sooner.js";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 const readFile = (path: string) => readFileSync(path, "utf8");
@@ -44,7 +44,9 @@ async function main(): Promise<void> {
   }
   if (options.listen.kind === "stdio") {
     routeConsoleToStderr();
-    tierUpSooner(process.execArgv);
+    // V8's interrupt budget and a full collection after each large upstream line (README,
+    // "Startup flags").
+    prepareStdioProcess(process.execArgv);
   }
   const logger = createProxyLogger(options.logLevel);
   let proxy: Awaited<ReturnType<typeof runProxy>>;

@@ -13,6 +13,7 @@ export {
 export { type ChosenStore, chooseDefaultStdioStore } from "./default-stdio-store.js";
 export { withExactQueryArguments } from "./exact-query-arguments.js";
 export {
+  collectAfterLargeLines,
   createLinearStdioClientTransport,
   DEFAULT_MAX_MESSAGE_BYTES,
   type LinearStdioClientTransport,
@@ -39,6 +40,11 @@ export {
   type StdioServing,
   serveStdio,
 } from "./serve-stdio.js";
+export {
+  exposeFullCollection,
+  prepareStdioProcess,
+  type StdioProcessFlags,
+} from "./stdio-process-flags.js";
 export { type TrackedTransport, trackInFlight } from "./track-in-flight.js";
 export {
   createUpstreamSupervisor,

@@ -3,9 +3,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  collectAfterLargeLines,
   createLinearStdioClientTransport,
   type LinearStdioClientTransportOptions,
 } from "./linear-stdio-client-transport.js";
+import { exposeFullCollection } from "./stdio-process-flags.js";
 import {
   FIXTURE_SERVER_PATH,
   RAW_LINE_SERVER_PATH,
@@ -337,4 +339,86 @@ describe("the text a result's structuredContent arrived as", () => {
     const attached = structured?.[Symbol.for("@bounded-mcp/received-json")] as () => unknown;
     expect([attached(), attached()]).toEqual([SPACED_STRUCTURED, SPACED_STRUCTURED]);
   });
+});
+
+/**
+ * A stdio server (node -e) that answers initialize, then every tools/call with one result whose
+ * structuredContent holds `mebibytes` MiB of strings (one line), as SDK servers write it.
+ */
+const STRUCTURED_LINE_SERVER = `
+const { createInterface } = require("node:readline");
+const mebibytes = Number(process.argv[1]);
+const rows = Array.from({ length: Math.ceil((mebibytes * 1024 * 1024) / 100) }, (_, i) => "r" + String(i).padStart(97, "0"));
+const result = JSON.stringify({ content: [{ type: "text", text: "rows" }], structuredContent: { rows } });
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.id === undefined) return;
+  const answer = message.method === "initialize"
+    ? JSON.stringify({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "structured", version: "1.0.0" } })
+    : result;
+  process.stdout.write('{"jsonrpc":"2.0","id":' + JSON.stringify(message.id) + ',"result":' + answer + "}\\n");
+});
+`;
+
+describe("the large-line collection (collectAfterLargeLines)", () => {
+  afterEach(() => collectAfterLargeLines(undefined));
+
+  /** Connects to `args`, recording the collections and the tool results in the order they came. */
+  async function recordedClient(args: string[]) {
+    const events: string[] = [];
+    const transport = createLinearStdioClientTransport({ command: process.execPath, args });
+    const client = new Client({ name: "relay-test", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ("result" in message && "content" in message.result) events.push("result");
+      deliver?.(message, extra);
+    };
+    return { client, events };
+  }
+
+  it("collects fully once per line of 16 Mi characters or more, after the line is parsed and before its message is delivered, young per 8 MiB read, never for a small line", async () => {
+    const collect = exposeFullCollection();
+    expect(collect).toBeTypeOf("function");
+    const large = await recordedClient([RAW_LINE_SERVER_PATH, "17"]);
+    const small = await recordedClient([RAW_LINE_SERVER_PATH, "1"]);
+    let collections = 0;
+    collectAfterLargeLines((kind) => {
+      collections += 1;
+      large.events.push(kind);
+      collect?.(kind);
+    });
+    // The text survives the collections whole (what the adapter then stores and parses).
+    const result = await large.client.callTool({ name: "any", arguments: {} });
+    expect(textOf(result) === createPayloadText(17)).toBe(true);
+    // A young collection per 8 MiB read (the line is over 17 MiB: two), then the full one.
+    expect(large.events).toEqual(["young", "young", "full", "result"]);
+    expect(textOf(await small.client.callTool({ name: "any", arguments: {} }))).toBe(
+      createPayloadText(1),
+    );
+    expect(collections).toBe(3);
+    expect(small.events).toEqual(["result"]);
+  }, 60_000);
+
+  it("collects no large line fully whose structuredContent keeps its text (the slice holds the line)", async () => {
+    const { client, events } = await recordedClient(["-e", STRUCTURED_LINE_SERVER, "17"]);
+    collectAfterLargeLines((kind) => events.push(kind));
+    const result = (await client.callTool({ name: "any", arguments: {} })) as {
+      structuredContent?: { rows?: string[] };
+    };
+    expect(result.structuredContent?.rows?.length).toBeGreaterThan(170_000);
+    expect(events).toEqual(["young", "young", "result"]);
+  }, 60_000);
+
+  it("delivers the message when the collection throws", async () => {
+    const { client, events } = await recordedClient([RAW_LINE_SERVER_PATH, "17"]);
+    collectAfterLargeLines((kind) => {
+      events.push(kind);
+      throw new Error("no collection here");
+    });
+    const result = await client.callTool({ name: "any", arguments: {} });
+    expect(textOf(result) === createPayloadText(17)).toBe(true);
+    expect(events).toEqual(["young", "young", "full", "result"]);
+  }, 60_000);
 });

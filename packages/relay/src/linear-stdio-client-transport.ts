@@ -28,6 +28,46 @@ export const DEFAULT_RETAINED_BUFFER_BYTES = 64 * 1024 * 1024;
 /** A decoded line longer than this (a pipe read) spanned chunks: it used the line buffer. */
 const CHUNK_CHARACTERS = 64 * 1024;
 
+/**
+ * A line of at least this many characters is followed by the process's large-line collection,
+ * when one is set (see collectAfterLargeLines): 16 MiB, a quarter of the default retained buffer,
+ * so a line whose garbage is worth a full collection; smaller lines leave V8 to collect them.
+ */
+export const LARGE_LINE_CHARACTERS = 16 * 1024 * 1024;
+
+/**
+ * While a line is read, a young collection runs after each this many more bytes of it (when a
+ * collection is set): the pipe's chunks, copied into the line buffer, are garbage at once but
+ * their memory (64 KiB each, from the C heap) is freed only when V8 collects their Buffers, and
+ * the C heap keeps what it once held. Measured (bench/RESULTS.md): 13 MiB of C heap after a
+ * 50 MiB call with it, 12 - 37 MiB without.
+ */
+export const YOUNG_COLLECTION_BYTES = 8 * 1024 * 1024;
+
+/** What the large-line collection is asked for: a young (scavenge) or a full collection. */
+export type LargeLineCollectionKind = "young" | "full";
+
+/** The collection run for large lines (collectAfterLargeLines); process-wide. */
+let largeLineCollection: ((kind: LargeLineCollectionKind) => void) | undefined;
+
+/**
+ * Sets (or, with undefined, clears) the garbage collection every linear stdio transport of this
+ * process runs for a large upstream line (the stdio CLIs pass the one `exposeFullCollection`
+ * gives): `"full"` after a line of at least LARGE_LINE_CHARACTERS, once the line is parsed and
+ * before its message is delivered, and `"young"` after each YOUNG_COLLECTION_BYTES of a line
+ * being read. Why: V8 keeps such a line's string, promoted while its own JSON.parse allocated the
+ * text inside it, until its next full collection, which otherwise comes during the bounding that
+ * follows: the line (53 MiB for a 50 MiB result) is then alive beside the text, the stored bytes
+ * and the document being built. Collected before, it is gone. Limits: process-wide; costs one
+ * full collection (about 1 ms per MiB of live heap) per large line and a scavenge per 8 MiB read;
+ * a collection that throws is ignored.
+ */
+export function collectAfterLargeLines(
+  collect: ((kind: LargeLineCollectionKind) => void) | undefined,
+): void {
+  largeLineCollection = collect;
+}
+
 /** Longest stderr line handed to the logger; the rest of a longer line is summarized. */
 const MAX_STDERR_LINE_BYTES = 16_384;
 
@@ -220,6 +260,8 @@ export function createLinearStdioClientTransport(
    */
   const queue: JSONRPCMessage[] = [];
   let draining = false;
+  /** The queued message parsed from a large line: the collection runs before it is delivered. */
+  let collectBefore: JSONRPCMessage | undefined;
 
   function enqueue(message: JSONRPCMessage): void {
     queue.push(message);
@@ -230,14 +272,49 @@ export function createLinearStdioClientTransport(
 
   function drainOne(): void {
     const message = queue.shift();
+    if (message !== undefined && message === collectBefore) collectLargeLine();
     if (message !== undefined) deliver(message);
     if (queue.length > 0) queueMicrotask(drainOne);
     else draining = false;
   }
 
   function drainAll(): void {
+    collectBefore = undefined;
     for (let message = queue.shift(); message !== undefined; message = queue.shift()) {
       deliver(message);
+    }
+  }
+
+  /**
+   * Runs the large-line collection (see collectAfterLargeLines) in the microtask that delivers
+   * the line's message: the stack that decoded and parsed the line has returned, so the line is
+   * garbage while its message (and the text inside it) is kept.
+   */
+  function collectLargeLine(): void {
+    collectBefore = undefined;
+    collectGarbage("full");
+  }
+
+  /** Bytes of the partial stdout line after which the next young collection runs. */
+  let nextYoungCollection = YOUNG_COLLECTION_BYTES;
+
+  /** Frames a stdout chunk; a long line being read gets a young collection per 8 MiB. */
+  function receiveStdout(chunk: Buffer): void {
+    stdoutFramer.push(chunk);
+    const pending = stdoutFramer.pendingBytes;
+    if (pending < nextYoungCollection) {
+      if (pending < YOUNG_COLLECTION_BYTES) nextYoungCollection = YOUNG_COLLECTION_BYTES;
+      return;
+    }
+    nextYoungCollection = pending + YOUNG_COLLECTION_BYTES;
+    collectGarbage("young");
+  }
+
+  function collectGarbage(kind: LargeLineCollectionKind): void {
+    try {
+      largeLineCollection?.(kind);
+    } catch {
+      // A collection is an optimization: reading and delivering go on all the same.
     }
   }
 
@@ -255,22 +332,35 @@ export function createLinearStdioClientTransport(
       transport.onerror?.(asError(error));
       return;
     }
-    keepStructuredContentText(message, text);
+    const keepsLine = keepStructuredContentText(message, text);
     const id = "id" in message ? (message.id as RequestId) : undefined;
-    enqueue(replaceNonObjectResult(message, id === undefined ? undefined : inFlight.get(id), name));
+    const delivered = replaceNonObjectResult(
+      message,
+      id === undefined ? undefined : inFlight.get(id),
+      name,
+    );
+    // A line whose structuredContent keeps its text (a slice holds the whole line) stays alive.
+    if (largeLineCollection !== undefined && !keepsLine && line.length >= LARGE_LINE_CHARACTERS) {
+      collectBefore = delivered;
+    }
+    enqueue(delivered);
   }
 
   /**
    * Attaches to a response's structuredContent the text it was parsed from (sliced from the line
    * only if the adapter bounds the result), so the artifact stores the upstream's bytes: its
    * spacing, its number literals (`1.50`), not the value serialized again (SPEC.md §10).
+   * True when it did: the line is then kept until the bounding slices it.
    */
-  function keepStructuredContentText(message: JSONRPCMessage, line: string): void {
-    if (!("result" in message)) return;
+  function keepStructuredContentText(message: JSONRPCMessage, line: string): boolean {
+    if (!("result" in message)) return false;
     const structured = (message.result as { structuredContent?: unknown } | null)
       ?.structuredContent;
-    if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return;
+    if (typeof structured !== "object" || structured === null || Array.isArray(structured)) {
+      return false;
+    }
     attachReceivedJson(structured, receivedTextOnce(line));
+    return true;
   }
 
   function receiveOversizedLine(line: OversizedLine): void {
@@ -366,7 +456,7 @@ export function createLinearStdioClientTransport(
       spawned.on("spawn", () => resolve());
       spawned.on("close", onChildClose);
       spawned.stdin.on("error", (error) => transport.onerror?.(error));
-      spawned.stdout.on("data", (chunk: Buffer) => stdoutFramer.push(chunk));
+      spawned.stdout.on("data", receiveStdout);
       spawned.stdout.on("error", (error) => transport.onerror?.(error));
       spawned.stderr.on("data", (chunk: Buffer) => stderrFramer.push(chunk));
     });

@@ -1,9 +1,7 @@
 import type { Logger } from "@bounded-mcp/mcp-adapter";
 import type { SettingsWarning } from "@bounded-mcp/mcp-adapter/settings";
-import { createBoundedRelay, serveStdio } from "@bounded-mcp/relay";
+import { createBoundedRelay, STDIO_SHUTDOWN_GRACE_MS, serveStdio } from "@bounded-mcp/relay";
 import { loadAuthTokens } from "../http/auth-tokens.js";
-import { createHttpProxy, SHUTDOWN_GRACE_MS } from "../http/create-http-proxy.js";
-import { createProxyMetrics } from "../http/metrics.js";
 import type { ProxyOptions } from "../options/load-options.js";
 import { checkS3Bucket } from "./check-s3-bucket.js";
 import { chooseStdioStore } from "./choose-stdio-store.js";
@@ -56,6 +54,12 @@ export async function runProxy(
       `upstream command "${options.upstream.command}" was not found: is it installed and on PATH?`,
     );
   }
+  // The HTTP listener and its metrics (node:http's server, prom-client) are loaded only when
+  // listening on HTTP: a stdio proxy never runs them (README, "Startup flags").
+  const httpModules =
+    options.listen.kind === "http"
+      ? await Promise.all([import("../http/create-http-proxy.js"), import("../http/metrics.js")])
+      : null;
   const authTokens = options.authTokensFile
     ? loadAuthTokens(options.authTokensFile, dependencies.readFile)
     : null;
@@ -66,8 +70,8 @@ export async function runProxy(
   const { warnings } = chosen.options;
   // /metrics reads the relay's stats at scrape time and gets each call's event as it is answered.
   const metrics =
-    options.listen.kind === "http"
-      ? createProxyMetrics({
+    httpModules !== null
+      ? httpModules[1].createProxyMetrics({
           stats: () => relay.stats(),
           get sessionCount() {
             return relay.sessionCount;
@@ -97,8 +101,8 @@ export async function runProxy(
     markEnded(code);
   };
 
-  if (options.listen.kind === "http") {
-    const http = await createHttpProxy({
+  if (options.listen.kind === "http" && httpModules !== null) {
+    const http = await httpModules[0].createHttpProxy({
       ...options.listen,
       relay,
       authTokens,
@@ -129,7 +133,7 @@ export async function runProxy(
   }
 
   // The stdio lifecycle both apps share; signals stay the CLI's (it handles them in both modes).
-  const serving = await serveStdio(relay, { logger, graceMs: SHUTDOWN_GRACE_MS });
+  const serving = await serveStdio(relay, { logger, graceMs: STDIO_SHUTDOWN_GRACE_MS });
   const finished = serving.ended.then(finish);
   return {
     url: null,
