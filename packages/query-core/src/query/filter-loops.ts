@@ -2,6 +2,7 @@ import type { FilterOp } from "@bounded-mcp/contract";
 import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
 import type { PathStep } from "./compiled-path.js";
 import type { CompiledFilter } from "./filters.js";
+import { type IcontainsNeedle, includesNeedle } from "./icontains-needle.js";
 
 /**
  * How the filter loops decide a comparison filter inline, as a small integer they switch on: no
@@ -433,7 +434,7 @@ function readTwoSteps(item: unknown, first: PathStep, second: PathStep): unknown
 /**
  * One filter of a list with an anyOf (a filter of the anyOf, or a plain filter beside it),
  * unpacked into plain fields of one shape: how its path is read (`key` inline, `first`/`second`
- * for two steps, `steps` walked here, else `read`) and how it is decided (`pattern` for an ASCII
+ * for two steps, `steps` walked here, else `read`) and how it is decided (`needle` for an ASCII
  * icontains, `comparison` inline, else `test`).
  */
 export interface LeafSlot {
@@ -443,7 +444,7 @@ export interface LeafSlot {
   second: PathStep;
   steps: readonly PathStep[] | undefined;
   read: (item: unknown, index: number) => unknown;
-  pattern: RegExp | null;
+  needle: IcontainsNeedle | null;
   comparison: Comparison;
   expected: unknown;
   candidates: ReadonlySet<unknown>;
@@ -473,7 +474,7 @@ export function leafSlotOf(filter: CompiledFilter): LeafSlot {
     second: two ? (steps[1] as PathStep) : NO_STEP,
     steps,
     read: filter.path.read,
-    pattern: filter.pattern,
+    needle: filter.needle,
     comparison: filter.comparison,
     expected: filter.expected,
     candidates: filter.candidates,
@@ -511,8 +512,8 @@ export function readLeaf(leaf: LeafSlot, item: unknown, index: number): unknown 
 
 /** Whether the leaf holds on the resolved value: exactly what its compiled `test` decides. */
 function holdsLeaf(leaf: LeafSlot, actual: unknown): boolean {
-  const pattern = leaf.pattern;
-  if (pattern !== null) return icontainsMatches(pattern, actual);
+  const needle = leaf.needle;
+  if (needle !== null) return icontainsMatches(needle, actual);
   const comparison = leaf.comparison;
   return comparison === GENERAL
     ? leaf.test(actual)
@@ -572,7 +573,7 @@ export function applyFiltersWithAnyOf(
 export function isPlainIcontains(group: FilterGroup): boolean {
   return (
     group.leaves.length === 2 &&
-    group.leaves.every((leaf) => leaf.pattern !== null && (leaf.key !== undefined || leaf.two))
+    group.leaves.every((leaf) => leaf.needle !== null && (leaf.key !== undefined || leaf.two))
   );
 }
 
@@ -637,7 +638,7 @@ export function applyAnyOfIcontains(
   const tokenB0 = leaf0.second.token;
   const indexB0 = leaf0.second.index;
   const inheritedB0 = leaf0.second.inherited;
-  const pattern0 = leaf0.pattern as RegExp;
+  const needle0 = leaf0.needle as IcontainsNeedle;
   const key1 = leaf1.key;
   const tokenA1 = leaf1.first.token;
   const indexA1 = leaf1.first.index;
@@ -645,7 +646,7 @@ export function applyAnyOfIcontains(
   const tokenB1 = leaf1.second.token;
   const indexB1 = leaf1.second.index;
   const inheritedB1 = leaf1.second.inherited;
-  const pattern1 = leaf1.pattern as RegExp;
+  const needle1 = leaf1.needle as IcontainsNeedle;
   let resolved0 = 0;
   let matched0 = 0;
   let resolved1 = 0;
@@ -676,9 +677,13 @@ export function applyAnyOfIcontains(
       inheritedB1,
     );
     const hit0 =
-      typeof actual0 === "string" ? pattern0.test(actual0) : icontainsMatches(pattern0, actual0);
+      typeof actual0 === "string"
+        ? includesNeedle(actual0, needle0)
+        : icontainsMatches(needle0, actual0);
     const hit1 =
-      typeof actual1 === "string" ? pattern1.test(actual1) : icontainsMatches(pattern1, actual1);
+      typeof actual1 === "string"
+        ? includesNeedle(actual1, needle1)
+        : icontainsMatches(needle1, actual1);
     resolved0 += actual0 !== undefined ? 1 : 0;
     resolved1 += actual1 !== undefined ? 1 : 0;
     resolved += actual0 !== undefined || actual1 !== undefined ? 1 : 0;
@@ -704,12 +709,12 @@ export function applyAnyOfIcontains(
  * the loops that call it keep their optimized code across requests (and inline it: called across
  * modules the loops measured slower).
  */
-export function icontainsMatches(pattern: RegExp, actual: unknown): boolean {
-  if (typeof actual === "string") return pattern.test(actual);
+export function icontainsMatches(needle: IcontainsNeedle, actual: unknown): boolean {
+  if (typeof actual === "string") return includesNeedle(actual, needle);
   if (!Array.isArray(actual)) return false;
   for (let at = 0; at < actual.length; at += 1) {
     const element: unknown = actual[at];
-    if (typeof element === "string" && pattern.test(element)) return true;
+    if (typeof element === "string" && includesNeedle(element, needle)) return true;
   }
   return false;
 }
