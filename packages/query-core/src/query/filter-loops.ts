@@ -579,7 +579,7 @@ export function isPlainIcontains(group: FilterGroup): boolean {
 
 /**
  * Reads an icontains leaf's path for applyAnyOfIcontains, from scalars the loop holds in locals
- * (so none is read again from a step object after each RegExp call): the own property `key` when
+ * (so none is read again from a step object after each search): the own property `key` when
  * set, else the two steps (`token`, `index`, `inherited` of each), exactly as readTwoSteps reads.
  */
 function readKeyOrTwo(
@@ -609,17 +609,19 @@ function readKeyOrTwo(
 
 /**
  * The anyOf of two ASCII icontains filters, each at one own key or two steps (isPlainIcontains),
- * as the only filter: both values read and both patterns tested on every item (honest counts),
+ * as the only filter: both values read and both needles searched on every item (honest counts),
  * counted in locals, every field of the two filters held in locals, nothing but long-lived
- * functions called. Scans a range like applyOwnKeyComparisons (any index is a safe slice
- * boundary). Where its time goes (CPU profile of the §9 bench case, 120k nodes, /name and
- * /parameters/url): about 31% loading each item's `parameters` object, 25% the url test (mostly
- * fetching the url string), 11% the name test, 10% loading the item, 7% the megamorphic `url`
- * lookup (five `parameters` shapes): memory, not instructions. Measured in-process against this
- * loop and not kept (all within the +-2% of an A/A run): `Object.hasOwn` before the second
- * step's read, gathering 32 items' values (and their string-ness) before testing them, reading
- * and testing the url before the name, and patterns of explicit `[xX]` classes without the `i`
- * flag.
+ * functions called (includesNeedle inlines here). Scans a range like applyOwnKeyComparisons (any
+ * index is a safe slice boundary). Where its time goes (CPU profile of the §9 bench case, 120k
+ * nodes, /name and /parameters/url, load average 4-8): about 36% waiting for each item's
+ * `parameters` object, 29% the megamorphic `url` lookup (five `parameters` shapes) and the url
+ * string, 8% the item, 7% the name string, about 10% the two searches: memory, not
+ * instructions. With a RegExp call per string (before includesNeedle) the tests were about a
+ * third of the loop. Measured and not kept: `Object.hasOwn` before the second step's read
+ * (in-process, and again with includesNeedle: 10% slower), gathering 32 or 64 items' values
+ * before testing them, touching the `parameters` of the item 4, 8 or 16 ahead (no faster),
+ * reading and testing the url before the name, and patterns of explicit `[xX]` classes without
+ * the `i` flag.
  */
 export function applyAnyOfIcontains(
   items: readonly unknown[],
@@ -703,7 +705,7 @@ export function applyAnyOfIcontains(
 }
 
 /**
- * `icontains` on one resolved value with a compiled pattern (SPEC.md §9 rule 4): a string that
+ * `icontains` on one resolved value with a prepared needle (SPEC.md §9 rule 4): a string that
  * contains the needle case-insensitively, or an array with such a string element; false on
  * everything else (missing, null, numbers, objects). A long-lived function of this module, so
  * the loops that call it keep their optimized code across requests (and inline it: called across

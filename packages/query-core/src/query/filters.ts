@@ -248,7 +248,7 @@ function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number):
  * comparison decided inline, anything else through the filter's test) and further filters go
  * through their compiled reader and test; filters with an anyOf run on a loop of their own, and
  * an anyOf of two ASCII icontains filters at one own key or two steps each, alone, on a loop made
- * for it (applyAnyOfIcontains: both RegExps tested on every item, counted in locals).
+ * for it (applyAnyOfIcontains: both needles searched on every item, counted in locals).
  * With a column store (a view cache) and plain filters over a large enough collection, the
  * filters are decided over path columns instead (column-scan.ts): columns already kept are used,
  * missing ones laid out as the scan goes and kept when it finishes; the outcome is the same. An
