@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { icontainsMatches } from "./filter-loops.js";
+import { compileFilters } from "./filters.js";
 import { icontainsPattern } from "./icontains.js";
-import { icontainsNeedle, includesNeedle } from "./icontains-needle.js";
+import { type IcontainsNeedle, icontainsNeedle, includesNeedle } from "./icontains-needle.js";
 
 // includesNeedle is a Horspool search over character codes standing for
 // `text.toLowerCase().includes(needle)`; the icontains RegExp (icontains.ts) decides the same.
@@ -112,6 +114,33 @@ describe("includesNeedle (property)", () => {
       {
         numRuns: 5000,
       },
+    );
+  });
+
+  it("decides values as the reference does: strings, arrays with other elements, missing", () => {
+    const element = fc.oneof(
+      text,
+      fc.constantFrom(null, 7, true, undefined),
+      fc.constant({ a: "k" }),
+    );
+    const value = fc.oneof(
+      text,
+      fc.array(element, { maxLength: 4 }),
+      fc.constantFrom(undefined, null, 0, false, { name: "node 77" }),
+    );
+    fc.assert(
+      fc.property(randomNeedle, value, (raw, actual) => {
+        const lowered = raw.toLowerCase();
+        const holds = (candidate: unknown) =>
+          typeof candidate === "string" && candidate.toLowerCase().includes(lowered);
+        const expected = Array.isArray(actual) ? actual.some(holds) : holds(actual);
+        const [filter] = compileFilters([{ path: "/a", op: "icontains", value: raw }]);
+        expect(filter?.test(actual)).toBe(expected);
+        expect(icontainsMatches(icontainsNeedle(lowered) as IcontainsNeedle, actual)).toBe(
+          expected,
+        );
+      }),
+      { numRuns: 3000 },
     );
   });
 
