@@ -2,6 +2,7 @@ import type { FilterOp } from "@bounded-mcp/contract";
 import { compareNumeric, isExactNumber } from "../exact/exact-number.js";
 import type { PathStep } from "./compiled-path.js";
 import type { CompiledFilter } from "./filters.js";
+import { type IcontainsNeedle, includesNeedle } from "./icontains-needle.js";
 
 /**
  * How the filter loops decide a comparison filter inline, as a small integer they switch on: no
@@ -433,7 +434,7 @@ function readTwoSteps(item: unknown, first: PathStep, second: PathStep): unknown
 /**
  * One filter of a list with an anyOf (a filter of the anyOf, or a plain filter beside it),
  * unpacked into plain fields of one shape: how its path is read (`key` inline, `first`/`second`
- * for two steps, `steps` walked here, else `read`) and how it is decided (`pattern` for an ASCII
+ * for two steps, `steps` walked here, else `read`) and how it is decided (`needle` for an ASCII
  * icontains, `comparison` inline, else `test`).
  */
 export interface LeafSlot {
@@ -443,7 +444,7 @@ export interface LeafSlot {
   second: PathStep;
   steps: readonly PathStep[] | undefined;
   read: (item: unknown, index: number) => unknown;
-  pattern: RegExp | null;
+  needle: IcontainsNeedle | null;
   comparison: Comparison;
   expected: unknown;
   candidates: ReadonlySet<unknown>;
@@ -473,7 +474,7 @@ export function leafSlotOf(filter: CompiledFilter): LeafSlot {
     second: two ? (steps[1] as PathStep) : NO_STEP,
     steps,
     read: filter.path.read,
-    pattern: filter.pattern,
+    needle: filter.needle,
     comparison: filter.comparison,
     expected: filter.expected,
     candidates: filter.candidates,
@@ -511,8 +512,8 @@ export function readLeaf(leaf: LeafSlot, item: unknown, index: number): unknown 
 
 /** Whether the leaf holds on the resolved value: exactly what its compiled `test` decides. */
 function holdsLeaf(leaf: LeafSlot, actual: unknown): boolean {
-  const pattern = leaf.pattern;
-  if (pattern !== null) return icontainsMatches(pattern, actual);
+  const needle = leaf.needle;
+  if (needle !== null) return icontainsMatches(needle, actual);
   const comparison = leaf.comparison;
   return comparison === GENERAL
     ? leaf.test(actual)
@@ -572,13 +573,13 @@ export function applyFiltersWithAnyOf(
 export function isPlainIcontains(group: FilterGroup): boolean {
   return (
     group.leaves.length === 2 &&
-    group.leaves.every((leaf) => leaf.pattern !== null && (leaf.key !== undefined || leaf.two))
+    group.leaves.every((leaf) => leaf.needle !== null && (leaf.key !== undefined || leaf.two))
   );
 }
 
 /**
  * Reads an icontains leaf's path for applyAnyOfIcontains, from scalars the loop holds in locals
- * (so none is read again from a step object after each RegExp call): the own property `key` when
+ * (so none is read again from a step object after each search): the own property `key` when
  * set, else the two steps (`token`, `index`, `inherited` of each), exactly as readTwoSteps reads.
  */
 function readKeyOrTwo(
@@ -608,17 +609,19 @@ function readKeyOrTwo(
 
 /**
  * The anyOf of two ASCII icontains filters, each at one own key or two steps (isPlainIcontains),
- * as the only filter: both values read and both patterns tested on every item (honest counts),
+ * as the only filter: both values read and both needles searched on every item (honest counts),
  * counted in locals, every field of the two filters held in locals, nothing but long-lived
- * functions called. Scans a range like applyOwnKeyComparisons (any index is a safe slice
- * boundary). Where its time goes (CPU profile of the §9 bench case, 120k nodes, /name and
- * /parameters/url): about 31% loading each item's `parameters` object, 25% the url test (mostly
- * fetching the url string), 11% the name test, 10% loading the item, 7% the megamorphic `url`
- * lookup (five `parameters` shapes): memory, not instructions. Measured in-process against this
- * loop and not kept (all within the +-2% of an A/A run): `Object.hasOwn` before the second
- * step's read, gathering 32 items' values (and their string-ness) before testing them, reading
- * and testing the url before the name, and patterns of explicit `[xX]` classes without the `i`
- * flag.
+ * functions called (includesNeedle inlines here). Scans a range like applyOwnKeyComparisons (any
+ * index is a safe slice boundary). Where its time goes (CPU profile of the §9 bench case, 120k
+ * nodes, /name and /parameters/url, load average 4-8): about 36% waiting for each item's
+ * `parameters` object, 29% the megamorphic `url` lookup (five `parameters` shapes) and the url
+ * string, 8% the item, 7% the name string, about 10% the two searches: memory, not
+ * instructions. With a RegExp call per string (before includesNeedle) the tests were about a
+ * third of the loop. Measured and not kept: `Object.hasOwn` before the second step's read
+ * (in-process, and again with includesNeedle: 10% slower), gathering 32 or 64 items' values
+ * before testing them, touching the `parameters` of the item 4, 8 or 16 ahead (no faster),
+ * reading and testing the url before the name, and patterns of explicit `[xX]` classes without
+ * the `i` flag.
  */
 export function applyAnyOfIcontains(
   items: readonly unknown[],
@@ -637,7 +640,7 @@ export function applyAnyOfIcontains(
   const tokenB0 = leaf0.second.token;
   const indexB0 = leaf0.second.index;
   const inheritedB0 = leaf0.second.inherited;
-  const pattern0 = leaf0.pattern as RegExp;
+  const needle0 = leaf0.needle as IcontainsNeedle;
   const key1 = leaf1.key;
   const tokenA1 = leaf1.first.token;
   const indexA1 = leaf1.first.index;
@@ -645,7 +648,7 @@ export function applyAnyOfIcontains(
   const tokenB1 = leaf1.second.token;
   const indexB1 = leaf1.second.index;
   const inheritedB1 = leaf1.second.inherited;
-  const pattern1 = leaf1.pattern as RegExp;
+  const needle1 = leaf1.needle as IcontainsNeedle;
   let resolved0 = 0;
   let matched0 = 0;
   let resolved1 = 0;
@@ -676,9 +679,13 @@ export function applyAnyOfIcontains(
       inheritedB1,
     );
     const hit0 =
-      typeof actual0 === "string" ? pattern0.test(actual0) : icontainsMatches(pattern0, actual0);
+      typeof actual0 === "string"
+        ? includesNeedle(actual0, needle0)
+        : icontainsMatches(needle0, actual0);
     const hit1 =
-      typeof actual1 === "string" ? pattern1.test(actual1) : icontainsMatches(pattern1, actual1);
+      typeof actual1 === "string"
+        ? includesNeedle(actual1, needle1)
+        : icontainsMatches(needle1, actual1);
     resolved0 += actual0 !== undefined ? 1 : 0;
     resolved1 += actual1 !== undefined ? 1 : 0;
     resolved += actual0 !== undefined || actual1 !== undefined ? 1 : 0;
@@ -698,18 +705,18 @@ export function applyAnyOfIcontains(
 }
 
 /**
- * `icontains` on one resolved value with a compiled pattern (SPEC.md §9 rule 4): a string that
+ * `icontains` on one resolved value with a prepared needle (SPEC.md §9 rule 4): a string that
  * contains the needle case-insensitively, or an array with such a string element; false on
  * everything else (missing, null, numbers, objects). A long-lived function of this module, so
  * the loops that call it keep their optimized code across requests (and inline it: called across
  * modules the loops measured slower).
  */
-export function icontainsMatches(pattern: RegExp, actual: unknown): boolean {
-  if (typeof actual === "string") return pattern.test(actual);
+export function icontainsMatches(needle: IcontainsNeedle, actual: unknown): boolean {
+  if (typeof actual === "string") return includesNeedle(actual, needle);
   if (!Array.isArray(actual)) return false;
   for (let at = 0; at < actual.length; at += 1) {
     const element: unknown = actual[at];
-    if (typeof element === "string" && pattern.test(element)) return true;
+    if (typeof element === "string" && includesNeedle(element, needle)) return true;
   }
   return false;
 }

@@ -22,7 +22,7 @@ import {
   isPlainIcontains,
   type ScanRange,
 } from "./filter-loops.js";
-import { icontainsPattern } from "./icontains.js";
+import { type IcontainsNeedle, icontainsNeedle } from "./icontains-needle.js";
 import { isJsonObject, jsonEquals } from "./json-values.js";
 import type { ColumnStore } from "./path-columns.js";
 import { lengthOf } from "./sort-values.js";
@@ -46,10 +46,11 @@ export interface CompiledFilter {
   /** The filters of an anyOf (SPEC.md §9): it holds when any of them holds; null for a plain one. */
   readonly anyOf: readonly CompiledFilter[] | null;
   /**
-   * For `icontains` with a non-empty ASCII value (not under measure): the RegExp that decides the
-   * test (icontains.ts), so a loop decides it through a long-lived function; null otherwise.
+   * For `icontains` with a non-empty ASCII value (not under measure): the lowered value prepared
+   * for includesNeedle (icontains-needle.ts), so a loop decides the test through a long-lived
+   * function; null otherwise.
    */
-  readonly pattern: RegExp | null;
+  readonly needle: IcontainsNeedle | null;
 }
 
 /** The outcome of filtering a collection: matching indices (null: all) and honest counts. */
@@ -99,8 +100,8 @@ function createInTest(expected: unknown): (actual: unknown) => boolean {
 function createIcontainsTest(expected: unknown): (actual: unknown) => boolean {
   const needle = typeof expected === "string" ? expected.toLowerCase() : null;
   if (needle === null) return () => false;
-  const pattern = icontainsPattern(needle);
-  if (pattern !== null) return (actual) => icontainsMatches(pattern, actual);
+  const prepared = icontainsNeedle(needle);
+  if (prepared !== null) return (actual) => icontainsMatches(prepared, actual);
   const contains = (text: string) => text.toLowerCase().includes(needle);
   return (actual) => {
     if (typeof actual === "string") return contains(actual);
@@ -177,9 +178,9 @@ function compileLeaf(filter: LeafFilter): CompiledFilter {
     expected,
     candidates: new Set(op === "in" && comparison !== GENERAL ? (expected as unknown[]) : []),
     anyOf: null,
-    pattern:
+    needle:
       op === "icontains" && !measure && typeof expected === "string"
-        ? icontainsPattern(expected.toLowerCase())
+        ? icontainsNeedle(expected.toLowerCase())
         : null,
   };
 }
@@ -198,7 +199,7 @@ export function compileFilters(filters: readonly Filter[]): CompiledFilter[] {
     if (!isAnyOfFilter(filter)) return compileLeaf(filter);
     const inner = filter.anyOf.map(compileLeaf);
     const first = inner[0] as CompiledFilter;
-    return { ...first, op: "eq", measure: false, comparison: GENERAL, anyOf: inner, pattern: null };
+    return { ...first, op: "eq", measure: false, comparison: GENERAL, anyOf: inner, needle: null };
   });
 }
 
@@ -247,7 +248,7 @@ function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number):
  * comparison decided inline, anything else through the filter's test) and further filters go
  * through their compiled reader and test; filters with an anyOf run on a loop of their own, and
  * an anyOf of two ASCII icontains filters at one own key or two steps each, alone, on a loop made
- * for it (applyAnyOfIcontains: both RegExps tested on every item, counted in locals).
+ * for it (applyAnyOfIcontains: both needles searched on every item, counted in locals).
  * With a column store (a view cache) and plain filters over a large enough collection, the
  * filters are decided over path columns instead (column-scan.ts): columns already kept are used,
  * missing ones laid out as the scan goes and kept when it finishes; the outcome is the same. An

@@ -2,6 +2,8 @@ import { OBJECT_BYTES, typedBytes } from "../views/view-bytes.js";
 import type { CompiledPath } from "./compiled-path.js";
 import { icontainsMatches, type LeafSlot, leafSlotOf, readLeaf } from "./filter-loops.js";
 import type { CompiledFilter } from "./filters.js";
+import { icontainsPattern } from "./icontains.js";
+import { type IcontainsNeedle, includesNeedle } from "./icontains-needle.js";
 import { type ColumnStore, hasColumnKey, stepsKey } from "./path-columns.js";
 
 // A text column: the strings one path reads on every item of a collection (a string value, and
@@ -153,9 +155,9 @@ interface TextLeaf {
   readonly leaf: CompiledFilter;
   /** The leaf unpacked for readLeaf (the filter loops' path walk). */
   readonly slot: LeafSlot;
-  /** The icontains RegExp (icontains.ts), for deciding strings while laying the column out. */
-  readonly pattern: RegExp;
-  /** The same source, global: searches a kept column's text. */
+  /** The icontains needle (icontains-needle.ts), for deciding strings while laying out. */
+  readonly needle: IcontainsNeedle;
+  /** The icontains RegExp of the same needle (icontains.ts), global: searches a kept text. */
   readonly search: RegExp;
   readonly column: TextColumn | undefined;
   /** The column being laid out (shared by the leaves on one path), or null when one is kept. */
@@ -198,7 +200,7 @@ function markHit(text: TextLeaf, item: number, range: RangeHits): boolean {
 }
 
 /**
- * Lays out items [start, end) of a leaf's column and decides them with the leaf's pattern, as
+ * Lays out items [start, end) of a leaf's column and decides them with the leaf's needle, as
  * the filter loops decide (a string that matches, or an array with a string element that does);
  * a leaf that shares the path's builder only decides. Returns how many items the leaf held on.
  */
@@ -211,7 +213,7 @@ function buildRange(
 ): number {
   const builder = text.builder as TextBuilder;
   const slot = text.slot;
-  const pattern = text.pattern;
+  const needle = text.needle;
   const { firstString, resolved } = builder;
   const lays = text.lays;
   if (lays) builder.rangeFirst = builder.count;
@@ -219,20 +221,20 @@ function buildRange(
   for (let index = start; index < end; index += 1) {
     const value = readLeaf(slot, items[index], index);
     if (!lays) {
-      if (icontainsMatches(pattern, value) && markHit(text, index, range)) matched += 1;
+      if (icontainsMatches(needle, value) && markHit(text, index, range)) matched += 1;
       continue;
     }
     firstString[index] = builder.count;
     if (value === undefined) continue;
     resolved[index] = 1;
     if (typeof value === "string") {
-      if (pattern.test(value) && markHit(text, index, range)) matched += 1;
+      if (includesNeedle(value, needle) && markHit(text, index, range)) matched += 1;
       if (!builder.abandoned) addString(builder, value, index);
     } else if (Array.isArray(value)) {
       for (let at = 0; at < value.length; at += 1) {
         const element: unknown = value[at];
         if (typeof element !== "string") continue;
-        if (pattern.test(element) && markHit(text, index, range)) matched += 1;
+        if (includesNeedle(element, needle) && markHit(text, index, range)) matched += 1;
         if (!builder.abandoned) addString(builder, element, index);
       }
     }
@@ -387,7 +389,7 @@ function countResolved(
 }
 
 /**
- * A scan of the request's only filter, an anyOf of ASCII icontains filters (each with a pattern,
+ * A scan of the request's only filter, an anyOf of ASCII icontains filters (each with a needle,
  * on a path with a column key), over text columns; null when it does not apply (no store, a
  * collection under the store's `minItems`, any other filter, a column to lay out that the
  * store's budget could not keep even without its strings). Kept columns are searched; missing
@@ -406,14 +408,14 @@ export function createTextScan(
   if (store === null || items.length < store.minItems || filters.length !== 1) return null;
   const leaves = filters[0]?.anyOf;
   if (leaves === null || leaves === undefined || inner === undefined) return null;
-  for (const leaf of leaves) if (leaf.pattern === null || !hasColumnKey(leaf.path)) return null;
+  for (const leaf of leaves) if (leaf.needle === null || !hasColumnKey(leaf.path)) return null;
   // A budget that could keep no column over these items leaves the scan to the loops.
   const missing = leaves.some((leaf) => keptTextColumn(store, items, leaf.path) === undefined);
   if (missing && textColumnBytesAtLeast(items.length) > store.maxBytes) return null;
   // Leaves on one path share its column: the first of them lays it out.
   const byPath = new Map<string, { column: TextColumn | undefined; builder: TextBuilder | null }>();
   const texts = leaves.map((leaf): TextLeaf => {
-    const pattern = leaf.pattern as RegExp;
+    const needle = leaf.needle as IcontainsNeedle;
     const key = stepsKey(leaf.path);
     const shared = byPath.get(key);
     const found = shared ?? { column: keptTextColumn(store, items, leaf.path), builder: null };
@@ -425,8 +427,8 @@ export function createTextScan(
     return {
       leaf,
       slot: leafSlotOf(leaf),
-      pattern,
-      search: new RegExp(pattern.source, "gi"),
+      needle,
+      search: new RegExp((icontainsPattern(needle.text) as RegExp).source, "gi"),
       column,
       builder,
       lays: builder !== null && shared === undefined,
