@@ -95,8 +95,9 @@ function stepped<T>(work: Work<T>): { value: T; yields: number } {
 }
 
 /**
- * The first `limit` positions of the order: keys extracted over slices cut at `cuts` (taken in
- * reverse, so no slice relies on an earlier one), then ordered step by step.
+ * The first `limit` candidate positions of the order: keys extracted over slices cut at `cuts`
+ * (taken in reverse, so no slice relies on an earlier one), then ordered step by step. The
+ * candidates are the items, or those at `indices` (a filtered selection).
  */
 function ordered(
   items: readonly Json[],
@@ -104,13 +105,15 @@ function ordered(
   desc: boolean,
   limit: number,
   cuts: number[],
+  indices: number[] | null = null,
 ) {
   const keys = [readerOf(path, desc)];
-  const columns = createSortColumns(keys, items.length);
-  const bounds = [...new Set([0, ...cuts.map((cut) => cut % (items.length + 1)), items.length])];
+  const count = indices === null ? items.length : indices.length;
+  const columns = createSortColumns(keys, count);
+  const bounds = [...new Set([0, ...cuts.map((cut) => cut % (count + 1)), count])];
   bounds.sort((a, b) => a - b);
   for (let at = bounds.length - 1; at > 0; at -= 1) {
-    extractSortKeys(columns, keys, items, null, bounds[at - 1] as number, bounds[at] as number);
+    extractSortKeys(columns, keys, items, indices, bounds[at - 1] as number, bounds[at] as number);
   }
   const { value, yields } = stepped(orderPositions(columns, limit));
   return { top: [...value].slice(0, limit), yields };
@@ -143,7 +146,7 @@ const item: fc.Arbitrary<Json> = fc.oneof(
 const path = fc.constantFrom("/n", "/a", "/a/0", "/a/1", "/a/b", "/a/length", "/0/1", "/a/01");
 
 describe("sort fast paths against a naive stable sort", () => {
-  it("order mixed types, missing, null, ties and both zeros as the reference, in any slicing", () => {
+  it("order mixed types, missing, null, ties and both zeros as the reference, in any slicing, filtered or not", () => {
     fc.assert(
       fc.property(
         fc.array(item, { maxLength: 120 }),
@@ -151,9 +154,13 @@ describe("sort fast paths against a naive stable sort", () => {
         fc.boolean(),
         fc.integer({ min: 0, max: 130 }),
         fc.array(fc.nat(), { maxLength: 6 }),
-        (items, key, desc, limit, cuts) => {
-          const expected = reference(items, key, desc).slice(0, limit);
-          expect(ordered(items, key, desc, limit, cuts).top).toEqual(expected);
+        fc.option(fc.array(fc.boolean(), { maxLength: 120 })),
+        (items, key, desc, limit, cuts, kept) => {
+          // Without a mask every item is a candidate; with one, the items it keeps (a filter).
+          const indices = kept === null ? null : items.flatMap((_, at) => (kept[at] ? [at] : []));
+          const candidates = indices === null ? items : indices.map((at) => items[at] as Json);
+          const expected = reference(candidates, key, desc).slice(0, limit);
+          expect(ordered(items, key, desc, limit, cuts, indices).top).toEqual(expected);
         },
       ),
       { numRuns: 1500 },
