@@ -149,12 +149,12 @@ describe("sort fast paths against a naive stable sort", () => {
   it("order mixed types, missing, null, ties and both zeros as the reference, in any slicing, filtered or not", () => {
     fc.assert(
       fc.property(
-        fc.array(item, { maxLength: 120 }),
+        fc.array(item, { maxLength: 300, size: "max" }),
         path,
         fc.boolean(),
-        fc.integer({ min: 0, max: 130 }),
+        fc.integer({ min: 0, max: 310 }),
         fc.array(fc.nat(), { maxLength: 6 }),
-        fc.option(fc.array(fc.boolean(), { maxLength: 120 })),
+        fc.option(fc.array(fc.boolean(), { maxLength: 300, size: "max" })),
         (items, key, desc, limit, cuts, kept) => {
           // Without a mask every item is a candidate; with one, the items it keeps (a filter).
           const indices = kept === null ? null : items.flatMap((_, at) => (kept[at] ? [at] : []));
