@@ -175,7 +175,7 @@ export function stageBody(
   const byteLength = body.byteLength;
   // Without `prepare` the file is created at once; then a large body in shared memory is written
   // by a thread of its own, so nothing here keeps it (StagedFile.body unset).
-  const handle = prepare === undefined ? descriptorHandle(openSync(path, "wx", 0o600)) : undefined;
+  const handle = prepare === undefined ? openAtOnce(path) : undefined;
   const released =
     handle !== undefined &&
     body.buffer instanceof SharedArrayBuffer &&
@@ -189,6 +189,18 @@ export function stageBody(
   return released === undefined
     ? { byteLength, body, path, written }
     : { byteLength, path, written };
+}
+
+/**
+ * The temp file created synchronously, or undefined when that failed: the file is then opened
+ * again in the background (writeKept), whose failure is what the caller's commit reports.
+ */
+function openAtOnce(path: string): DescriptorHandle | undefined {
+  try {
+    return descriptorHandle(openSync(path, "wx", 0o600));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
