@@ -43,7 +43,13 @@ export type OpenOrAnswerResult<T> =
 export interface SaveInput {
   id: string;
   scopeHash: string;
-  body: Uint8Array;
+  /**
+   * The bytes to store; may be unset with `staged`, which holds them (the caller may then have
+   * let them go), `byteLength` giving their length.
+   */
+  body?: Uint8Array | undefined;
+  /** The bytes' length; only needed when `body` is unset. */
+  byteLength?: number;
   /**
    * The caller computed `sha256` from `body` in this process: a staged body is then committed
    * without the store hashing it again (a put always hashes).
@@ -257,12 +263,16 @@ export function createArtifactService(options: {
       return canStage(store) ? store.stage(body) : undefined;
     },
     async save(input) {
+      const byteLength = input.body?.byteLength ?? input.byteLength;
+      if (byteLength === undefined || (input.body === undefined && input.staged === undefined)) {
+        throw new TypeError("save needs the body, or a staged body and its byteLength");
+      }
       const now = clock();
       const meta: ArtifactMeta = {
         id: input.id,
         scopeHash: input.scopeHash,
         mediaType: input.mediaType,
-        byteLength: input.body.byteLength,
+        byteLength,
         sha256: input.sha256,
         createdAt: now,
         expiresAt: now + options.ttlMs,
@@ -273,8 +283,9 @@ export function createArtifactService(options: {
         ...(input.bodyEncoding === undefined ? {} : { bodyEncoding: input.bodyEncoding }),
         ...(input.exactCandidates === undefined ? {} : { exactCandidates: input.exactCandidates }),
       };
-      if (input.staged === undefined) await store.put(meta, input.body);
-      else await input.staged.commit(meta, { sha256FromBody: input.sha256FromBody === true });
+      if (input.staged !== undefined) {
+        await input.staged.commit(meta, { sha256FromBody: input.sha256FromBody === true });
+      } else if (input.body !== undefined) await store.put(meta, input.body);
       cache.set(
         input.id,
         { meta, document: input.document, toolName: input.toolName },

@@ -25,7 +25,7 @@ import type { StatsCollector } from "../stats/stats-collector.js";
 import { boundWithMedia, DEFAULT_MEDIA_BYTES } from "./bound-media.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
-import { type EncodingPayload, startEncodingStorable } from "./encode-payload.js";
+import { startEncodingStorable } from "./encode-payload.js";
 import { exactResultJson } from "./exact-result-json.js";
 import { type MeasuredTexts, measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
@@ -162,6 +162,48 @@ function resourceLink(uri: string, ref: ArtifactRef): CallToolResult["content"][
   };
 }
 
+/** A payload's bytes being hashed, and handed to the store when it can take them early. */
+interface StoreEncoding {
+  /** The text the bytes encode (startEncodingStorable's). */
+  source: PayloadText;
+  byteLength: number;
+  sha256: Promise<string>;
+  /** EncodingPayload.mayHoldInexactNumbers. */
+  mayHoldInexactNumbers?: Promise<boolean | undefined>;
+  /** The bytes, for save() to put: unset when the store staged them (`staged` holds them). */
+  body?: Buffer;
+  /** What the store's stage() returned: the store writes the bytes while the payload is parsed. */
+  staged?: StagedBody;
+}
+
+/**
+ * startEncodingStorable of `picked`, the bytes staged in the store when it can and they fit
+ * `maxBytes`. Once staged, nothing returned refers to the bytes (nor does any frame of the
+ * caller's: they are only ever held here), so when the store and the hashing thread let go of
+ * them (fs: once written and hashed) the garbage collections of the payload's parse free them.
+ */
+function encodeAndStage(
+  picked: PayloadText,
+  byteLength: number,
+  maxBytes: number,
+  dependencies: Pick<BounderDependencies, "artifacts">,
+): StoreEncoding {
+  const { source, encoding } = startEncodingStorable(picked, byteLength);
+  const found: StoreEncoding = {
+    source,
+    byteLength: encoding.body.byteLength,
+    sha256: encoding.sha256,
+    ...(encoding.mayHoldInexactNumbers === undefined
+      ? {}
+      : { mayHoldInexactNumbers: encoding.mayHoldInexactNumbers }),
+  };
+  if (found.byteLength > maxBytes) return found;
+  const staged = dependencies.artifacts.stage(encoding.body);
+  if (staged === undefined) found.body = encoding.body;
+  else found.staged = staged;
+  return found;
+}
+
 /**
  * Creates the bounding engine (SPEC.md §1, §2): a result at or under inlineBytes is
  * returned unchanged (the same object); a larger one is stored exactly as received and replaced
@@ -225,14 +267,15 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     if (byteLength > limits.artifactMaxBytes) return tooLarge(byteLength, picked);
     // Encoded once, before the parse (the Buffer's external memory may start a garbage
     // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
-    // on a helper thread while this one parses. A text block with lone surrogates is encoded
-    // again, escaped (SPEC.md §10, startEncodingStorable), and may then be larger.
-    const { source, encoding } = startEncodingStorable(picked, byteLength);
-    if (encoding.body.byteLength > limits.artifactMaxBytes) {
-      return tooLarge(encoding.body.byteLength, source);
+    // on a helper thread while this one parses, and a store that can (fs) writes the bytes
+    // meanwhile (encodeAndStage). A text block with lone surrogates is encoded again, escaped
+    // (SPEC.md §10, startEncodingStorable), and may then be larger.
+    const encoding = encodeAndStage(picked, byteLength, limits.artifactMaxBytes, dependencies);
+    const source = encoding.source;
+    if (encoding.byteLength > limits.artifactMaxBytes) {
+      return tooLarge(encoding.byteLength, source);
     }
-    // A store that can (fs) writes the bytes meanwhile, so the write overlaps the parse too.
-    const staged = dependencies.artifacts.stage(encoding.body);
+    const staged = encoding.staged;
     try {
       return await boundEncoded(result, context, source, encoding, staged);
     } finally {
@@ -245,10 +288,10 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     result: CallToolResult,
     context: BoundContext,
     source: PayloadText,
-    encoding: EncodingPayload,
+    encoding: StoreEncoding,
     staged: StagedBody | undefined,
   ): Promise<CallToolResult> => {
-    const byteLength = encoding.body.byteLength;
+    const byteLength = encoding.byteLength;
     // A large payload's candidate test runs on the hashing thread (SPEC.md §10): parse plainly
     // meanwhile, and again exactly only when it may hold an inexact literal (or is unknown).
     const tested = encoding.mayHoldInexactNumbers;
@@ -297,6 +340,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
         id,
         scopeHash: scope.hash,
         body,
+        byteLength,
         sha256FromBody: true,
         staged,
         sha256,

@@ -63,7 +63,9 @@ export interface EncodingPayload {
  * (`mayHoldInexactNumbers`), so the caller's JSON.parse overlaps both (on a machine with a spare
  * core). Falls back to hashing on the calling thread when the helper is unavailable (then
  * `mayHoldInexactNumbers` resolves to undefined: unknown). The caller must not write `body`; it
- * may hand it to a store once sha256 settles.
+ * may hand it to a store at once. Nothing returned but `body` refers to the bytes (the helper
+ * thread lets go of them once it answered, see hash-off-thread.ts), so a caller that drops
+ * `body` lets them be freed by the next garbage collection.
  */
 export function startEncodingPayload(text: string, byteLength: number): EncodingPayload {
   if (byteLength < OFF_THREAD_HASH_MIN_BYTES) {
@@ -72,8 +74,11 @@ export function startEncodingPayload(text: string, byteLength: number): Encoding
   }
   const body = writeUtf8(Buffer.from(new SharedArrayBuffer(byteLength)), text);
   const facts = factsOffThread(body);
+  // The fallback hashes the text (the same UTF-8 bytes, encoded again inside the hash), not
+  // `body`: no callback here may hold the bytes, so a caller that handed them to a store can
+  // drop them and let them be freed while it parses.
   const sha256 = facts.then(
-    (found) => found?.sha256 ?? createHash("sha256").update(body).digest("hex"),
+    (found) => found?.sha256 ?? createHash("sha256").update(text, "utf8").digest("hex"),
   );
   return {
     body,

@@ -16,6 +16,9 @@ parentPort.on("message", (message) => {
   const sha256 = message.hash ? createHash("sha256").update(bytes).digest("hex") : "";
   const mayHoldInexactNumbers = mayHoldInexactNumbersInBytes(bytes);
   parentPort.postMessage({ job: message.job, sha256, mayHoldInexactNumbers });
+  // The last job: end, which frees every shared payload this heap still refers to at once (the
+  // answer is delivered first), without waiting for the caller's thread to end it.
+  if (message.last) process.exit(0);
 });
 `;
 
@@ -28,12 +31,15 @@ export interface OffThreadFacts {
 }
 
 /**
- * A thread is replaced once it hashed this many bytes and is idle. Its heap is tiny and it
- * allocates almost nothing, so V8 never collects it on its own: every message it received, and so
- * every shared payload, would stay alive with it (the process grew by one payload per bounded
- * result). Ending the thread frees all of them at once, with no V8 flag and no process-wide
- * change; the replacement starts at once, in the background, so the next payload does not wait
- * for a thread to boot. What the process keeps is at most about this many bytes of payloads.
+ * A thread is replaced once it was sent this many bytes. Its heap is tiny and it allocates almost
+ * nothing, so V8 never collects it on its own: every message it received, and so every shared
+ * payload, would stay alive with it (the process grew by one payload per bounded result). Ending
+ * the thread frees all of them at once, with no V8 flag and no process-wide change. The job that
+ * reaches this many bytes is its last: the thread answers it and ends itself, so a large payload
+ * is let go of as soon as it is hashed, even while the caller's thread is still parsing it (and
+ * cannot run the event loop to end the thread); later jobs go to a new thread, started in the
+ * background once the last answer arrives, so the next payload seldom waits for a thread to boot.
+ * What the process keeps is at most about this many bytes of payloads.
  */
 const RECYCLE_AFTER_BYTES = 32 * 1024 * 1024;
 
@@ -43,6 +49,8 @@ interface HashThread {
   next: number;
   /** Bytes sent to this thread since it started. */
   sentBytes: number;
+  /** It was sent its last job (RECYCLE_AFTER_BYTES) and ends after answering it. */
+  retiring: boolean;
 }
 
 let shared: HashThread | null | undefined;
@@ -58,13 +66,19 @@ function startThread(): HashThread | null {
   try {
     // No inherited flags: the source is CommonJS whatever the parent runs with (--input-type...).
     const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
-    const thread: HashThread = { worker, pending: new Map(), next: 0, sentBytes: 0 };
+    const thread: HashThread = {
+      worker,
+      pending: new Map(),
+      next: 0,
+      sentBytes: 0,
+      retiring: false,
+    };
     worker.on("message", (message: { job: number } & OffThreadFacts) => {
       const resolve = thread.pending.get(message.job);
       thread.pending.delete(message.job);
       if (thread.pending.size === 0) {
         worker.unref();
-        if (thread.sentBytes >= RECYCLE_AFTER_BYTES) recycle(thread);
+        if (thread.retiring) recycle(thread);
       }
       resolve?.({ sha256: message.sha256, mayHoldInexactNumbers: message.mayHoldInexactNumbers });
     });
@@ -78,7 +92,10 @@ function startThread(): HashThread | null {
   }
 }
 
-/** Ends an idle thread (freeing every payload it still references) and starts its replacement. */
+/**
+ * Starts the replacement of a thread that answered its last job (it ends itself; terminate only
+ * makes sure).
+ */
 function recycle(thread: HashThread): void {
   if (shared === thread) shared = startThread() ?? undefined;
   thread.worker.terminate().catch(() => undefined);
@@ -86,7 +103,7 @@ function recycle(thread: HashThread): void {
 
 /** The process's one current hashing thread, started on first use; null when threads are unavailable. */
 function hashThread(): HashThread | null {
-  if (shared === undefined) shared = startThread();
+  if (shared === undefined || shared?.retiring === true) shared = startThread();
   return shared;
 }
 
@@ -111,9 +128,11 @@ function postJob(bytes: Uint8Array, hash: boolean): Promise<OffThreadFacts | nul
     const job = thread.next++;
     thread.pending.set(job, resolve);
     thread.sentBytes += bytes.byteLength;
+    const last = thread.sentBytes >= RECYCLE_AFTER_BYTES;
+    if (last) thread.retiring = true;
     thread.worker.ref();
     try {
-      thread.worker.postMessage({ job, bytes, hash });
+      thread.worker.postMessage({ job, bytes, hash, last });
     } catch {
       thread.pending.delete(job);
       resolve(null);

@@ -1,10 +1,11 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { close, fdatasync, openSync, write } from "node:fs";
 import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArtifactMetaJson } from "../shared/meta.js";
 import type { ArtifactMeta } from "../types.js";
 import { THIS_WRITER } from "./temp-files.js";
+import { WRITE_OFF_THREAD_MIN_BYTES, writeOffThread } from "./write-off-thread.js";
 
 /**
  * One artifact is one file: the body, then the metadata as UTF-8 JSON, then the metadata's length
@@ -92,10 +93,21 @@ export interface StagedFileHandle {
 
 /** A body being written to a fresh temp file (mode 0600) before its metadata is known. */
 export interface StagedFile {
-  body: Uint8Array;
+  /** The body's length: where the metadata goes. */
+  byteLength: number;
+  /**
+   * The body, while this keeps it: unset when a thread of its own writes it (large bodies in
+   * shared memory, see stageBody), so nothing here holds the bytes once they are written.
+   */
+  body?: Uint8Array;
   path: string;
   /** Settles when the body is written; rejects when the file could not be created or written. */
   written: Promise<StagedFileHandle>;
+}
+
+/** A StagedFileHandle over a descriptor, which a writing thread can be handed. */
+interface DescriptorHandle extends StagedFileHandle {
+  fd: number;
 }
 
 /**
@@ -103,12 +115,13 @@ export interface StagedFile {
  * thread pool at once, so writes started before a long synchronous task (a payload's parse) are
  * carried out during it, where a FileHandle from `open()` would only exist after it.
  */
-function descriptorHandle(fd: number): StagedFileHandle {
+function descriptorHandle(fd: number): DescriptorHandle {
   // Like a FileHandle, closed once: a second close(2) of a number the system may have handed out
   // again would close someone else's file.
   let closing: Promise<void> | undefined;
   const closed = () => new Error("the staged file is closed");
   return {
+    fd,
     write: (bytes, offset, length, position) =>
       new Promise((resolve, reject) => {
         if (closing !== undefined) {
@@ -143,7 +156,11 @@ function descriptorHandle(fd: number): StagedFileHandle {
  * to exist) the file is created synchronously (one open(2)) and every write is handed to the
  * thread pool before this returns, so the body is written while the caller's thread is busy
  * (the bounder parses the payload next, for hundreds of milliseconds on a large one); with it,
- * the writes start once `prepare` settles and the event loop runs. Finish it with
+ * the writes start once `prepare` settles and the event loop runs. A body of
+ * WRITE_OFF_THREAD_MIN_BYTES or more in shared memory, staged without `prepare`, is written by a
+ * thread of its own that ends when done (writeOffThread) and is not kept in the StagedFile: once
+ * the caller drops its references too, the bytes are freed by the next garbage collection, even
+ * one during that long synchronous task. Finish it with
  * completeStaged, or drop it with discardStaged; a crash leaves a temp file that is never read
  * and that the next store opened on the folder (or a sweep) removes.
  */
@@ -155,25 +172,107 @@ export function stageBody(
 ): StagedFile {
   const name = `${TEMP_FILE_PREFIX}${THIS_WRITER}-${label}-${randomBytes(6).toString("hex")}`;
   const path = join(dir, name);
-  const written = (async () => {
-    let handle: StagedFileHandle;
-    if (prepare === undefined) handle = descriptorHandle(openSync(path, "wx", 0o600));
-    else {
-      await prepare();
-      handle = await open(path, "wx", 0o600);
-    }
-    try {
-      await writeWhole(handle, body);
-      return handle;
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
-  })();
+  const byteLength = body.byteLength;
+  // Without `prepare` the file is created at once; then a large body in shared memory is written
+  // by a thread of its own, so nothing here keeps it (StagedFile.body unset).
+  const handle = prepare === undefined ? openAtOnce(path) : undefined;
+  const released =
+    handle !== undefined &&
+    body.buffer instanceof SharedArrayBuffer &&
+    byteLength >= WRITE_OFF_THREAD_MIN_BYTES
+      ? writeReleased(handle, body)
+      : undefined;
+  const written = released ?? writeKept(path, body, handle, prepare);
   // The caller awaits it in completeStaged or discardStaged; this only keeps an early failure
   // from being reported as unhandled meanwhile.
   written.catch(() => undefined);
-  return { body, path, written };
+  return released === undefined
+    ? { byteLength, body, path, written }
+    : { byteLength, path, written };
+}
+
+/**
+ * The temp file created synchronously, or undefined when that failed: the file is then opened
+ * again in the background (writeKept), whose failure is what the caller's commit reports.
+ */
+function openAtOnce(path: string): DescriptorHandle | undefined {
+  try {
+    return descriptorHandle(openSync(path, "wx", 0o600));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The body written to the open temp file by a thread of its own (writeOffThread), so no promise
+ * or callback of this thread holds the bytes: undefined when no thread could be started. Its own
+ * function, so no closure here captures the body.
+ */
+function writeReleased(
+  handle: DescriptorHandle,
+  body: Uint8Array,
+): Promise<StagedFileHandle> | undefined {
+  const writing = writeOffThread(handle.fd, body);
+  if (writing === undefined) return undefined;
+  return writing.then(
+    () => handle,
+    async (error: unknown) => {
+      await handle.close();
+      throw error;
+    },
+  );
+}
+
+/**
+ * The body written on the thread pool to `opened`, or to a file opened after `prepare`: the
+ * promise holds the bytes until then.
+ */
+async function writeKept(
+  path: string,
+  body: Uint8Array,
+  opened: StagedFileHandle | undefined,
+  prepare: (() => Promise<void>) | undefined,
+): Promise<StagedFileHandle> {
+  let handle: StagedFileHandle;
+  if (opened !== undefined) handle = opened;
+  else {
+    await prepare?.();
+    handle = await open(path, "wx", 0o600);
+  }
+  try {
+    await writeWhole(handle, body);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * The lowercase hex sha256 of a staged body as written to its temp file (read back in chunks):
+ * how a body this store no longer holds is checked against its metadata. Awaits the write.
+ */
+export async function sha256OfStaged(staged: StagedFile): Promise<string> {
+  await staged.written;
+  const hash = createHash("sha256");
+  const file = await open(staged.path, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(Math.min(WRITE_CHUNK_BYTES, Math.max(staged.byteLength, 1)));
+    for (let at = 0; at < staged.byteLength; ) {
+      const { bytesRead } = await file.read(
+        chunk,
+        0,
+        Math.min(chunk.length, staged.byteLength - at),
+        at,
+      );
+      if (bytesRead === 0) throw new Error("the staged file is shorter than its body");
+      hash.update(chunk.subarray(0, bytesRead));
+      at += bytesRead;
+    }
+  } finally {
+    await file.close();
+  }
+  return hash.digest("hex");
 }
 
 /** The size of each positional write of a body. */
@@ -240,7 +339,7 @@ export async function completeStaged(
     const handle = await staged.written;
     try {
       const trailer = encodeTrailer(meta);
-      await handle.write(trailer, 0, trailer.byteLength, staged.body.byteLength);
+      await handle.write(trailer, 0, trailer.byteLength, staged.byteLength);
       if (durable) await handle.datasync();
     } finally {
       await handle.close();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,9 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { StoreError } from "../store-error.js";
 import { createFsStore } from "./fs-store.js";
+import { WRITE_OFF_THREAD_MIN_BYTES } from "./write-off-thread.js";
 
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const folders: string[] = [];
 afterEach(async () => {
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
@@ -128,5 +130,21 @@ describe("fs store staging", () => {
       read: { meta: second, body },
       files: [`${first.id}.artifact`],
     });
+  });
+
+  it("stores a large shared body staged after its folder was removed (the body is kept then)", async () => {
+    const { dir, store } = await freshStore("removed");
+    await store.sweep();
+    rmSync(dir, { recursive: true, force: true });
+    const body = Buffer.from(new SharedArrayBuffer(WRITE_OFF_THREAD_MIN_BYTES));
+    body.fill("a");
+    const meta = metaFor(testArtifactId(9), body);
+    await store.stage(body).commit(meta, { sha256FromBody: true });
+    const read = await store.get(meta.id);
+    expect({
+      sha256: read !== null && "body" in read ? sha256(read.body) : null,
+      files: await readdir(dir),
+    }).toEqual({ sha256: sha256(body), files: [`${meta.id}.artifact`] });
+    await store.dispose();
   });
 });

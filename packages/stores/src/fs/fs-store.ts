@@ -5,8 +5,14 @@ import { createExpiredMemory, expiredOf } from "../shared/expired-memory.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
-import { checkPut, isExpired, sha256Hex } from "../shared/meta.js";
-import { planEviction, resolveShareBytes } from "../shared/scope-shares.js";
+import {
+  assertFitsCap,
+  checkPut,
+  isExpired,
+  parseArtifactMeta,
+  sha256Hex,
+} from "../shared/meta.js";
+import { assertFitsShare, planEviction, resolveShareBytes } from "../shared/scope-shares.js";
 import { createStagedHandle } from "../shared/staged-handle.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta, ExpiredArtifact, StagingArtifactStore, SweepResult } from "../types.js";
@@ -16,6 +22,7 @@ import {
   openArtifact,
   readArtifactMeta,
   type StagedFile,
+  sha256OfStaged,
   stageBody,
   writeArtifactAtomically,
 } from "./artifact-file.js";
@@ -237,22 +244,24 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
    */
   const write = async (
     checked: ArtifactMeta,
-    body: Uint8Array,
+    byteLength: number,
+    body: Uint8Array | undefined,
     file: StagedFile | undefined,
   ): Promise<void> => {
     await ready();
     await quotaLock.run("quota", async () => {
-      await pruneFor(checked.scopeHash, body.byteLength, checked.id);
-      reserve(checked.scopeHash, body.byteLength);
+      await pruneFor(checked.scopeHash, byteLength, checked.id);
+      reserve(checked.scopeHash, byteLength);
     });
     try {
       await idLock.run(checked.id, async () => {
         try {
-          if (file === undefined) await writeArtifactAtomically(dir, checked, body, durable);
-          else await completeStaged(file, dir, checked, durable, afterWrite);
+          if (file !== undefined) await completeStaged(file, dir, checked, durable, afterWrite);
+          else if (body !== undefined) await writeArtifactAtomically(dir, checked, body, durable);
         } catch (error) {
-          // The folder was removed under a running store: create it again, once.
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+          // The folder was removed under a running store: create it again, once (a body written
+          // by its own thread is no longer held, so that commit fails instead).
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT" || body === undefined) throw error;
           await mkdir(dir, { recursive: true, mode: 0o700 });
           await writeArtifactAtomically(dir, checked, body, durable);
         }
@@ -260,8 +269,30 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
         expiredMemory.forget(checked.id);
       });
     } finally {
-      reserve(checked.scopeHash, -body.byteLength);
+      reserve(checked.scopeHash, -byteLength);
     }
+  };
+
+  /**
+   * put's checks of a staged body's metadata; a body this store no longer holds (written by its
+   * own thread) is hashed from its temp file when its sha256 is to be verified.
+   */
+  const checkStaged = async (
+    meta: ArtifactMeta,
+    file: StagedFile,
+    verify: boolean,
+  ): Promise<ArtifactMeta> => {
+    if (file.body !== undefined) {
+      return checkPut(STORE, meta, file.body, quotaBytes, verify, shareBytes);
+    }
+    assertValidArtifactId(meta.id, STORE, "put");
+    assertFitsCap(STORE, file.byteLength, quotaBytes);
+    if (shareBytes < quotaBytes) assertFitsShare(STORE, file.byteLength, shareBytes);
+    const parsed = checkMetaLength(meta, file.byteLength);
+    if (verify && parsed.sha256 !== (await sha256OfStaged(file))) {
+      throw invalidMeta("meta.sha256 is not the sha256 of the body");
+    }
+    return parsed;
   };
 
   const sweepNow = async (now: number): Promise<SweepResult> => {
@@ -311,7 +342,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
     async put(meta, body) {
       try {
         lifecycle.assertOpen("put");
-        await write(checkPut(STORE, meta, body, quotaBytes, true, shareBytes), body, undefined);
+        const checked = checkPut(STORE, meta, body, quotaBytes, true, shareBytes);
+        await write(checked, body.byteLength, body, undefined);
       } catch (error) {
         throw fail("put", error);
       }
@@ -325,6 +357,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
         });
       }
       // Once the folder is prepared, the body's writes start before stage() returns (stageBody).
+      // No closure here refers to `body`: a body written by its own thread (file.body unset) is
+      // then held by nothing of this store.
       const file = stageBody(dir, body, "staged", prepared ? undefined : ready);
       staged.add(file);
       const drop = async () => {
@@ -336,7 +370,8 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
           try {
             lifecycle.assertOpen("commit");
             const verify = commitOptions?.sha256FromBody !== true;
-            await write(checkPut(STORE, meta, body, quotaBytes, verify, shareBytes), body, file);
+            const checked = await checkStaged(meta, file, verify);
+            await write(checked, file.byteLength, file.body, file);
             staged.delete(file);
           } catch (error) {
             throw fail("commit", error);
@@ -398,4 +433,26 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       await preparing?.catch(() => undefined);
     },
   };
+}
+
+/** put's INVALID_META failure, for the checks made without the body in hand. */
+function invalidMeta(reason: string): StoreError {
+  return new StoreError({
+    code: "INVALID_META",
+    store: STORE,
+    operation: "put",
+    message: `[stores:${STORE}] put failed: ${reason}`,
+  });
+}
+
+/** checkMetaForBody's checks but the sha256, against a body's length alone. */
+function checkMetaLength(meta: ArtifactMeta, byteLength: number): ArtifactMeta {
+  const parsed = parseArtifactMeta(meta);
+  if (parsed === null) throw invalidMeta("the metadata is not a well-formed ArtifactMeta");
+  if (parsed.byteLength !== byteLength) {
+    throw invalidMeta(
+      `meta.byteLength is ${parsed.byteLength} but the body has ${byteLength} bytes`,
+    );
+  }
+  return parsed;
 }
