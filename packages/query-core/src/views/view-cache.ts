@@ -17,7 +17,9 @@ export interface ViewCacheOptions {
  * first out; an entry larger than the whole budget is not kept. A document's entries go with it:
  * `forget(document)`, or on their own once the document is garbage (a FinalizationRegistry).
  * Documents are treated as immutable: a document changed after a query may be answered from a
- * stale view. Not safe across worker threads (one cache per thread).
+ * stale view. Not safe across worker threads (one cache per thread). Call `get`, `set` and
+ * `forget` on the cache (`cache.get(...)`): they are shared functions that read `this`, so a
+ * detached copy of one (`const { get } = cache`) throws.
  */
 export interface ViewCache {
   /** The value kept for (document, key), marked as just used; undefined when none is kept. */
