@@ -11,7 +11,8 @@ const SPECIAL = /[.*+?^${}()|[\]\\/-]/g;
  * lower-case ASCII needle, or null for an empty or non-ASCII needle (which keep the general
  * `toLowerCase().includes`). The filter loops decide each string with includesNeedle
  * (icontains-needle.ts: the same answers without a RegExp call per string); this RegExp, made
- * global, searches a text column (text-columns.ts), one long text where a RegExp wins.
+ * global (`flags` "gi"), searches a text column (text-columns.ts), one long text where a RegExp
+ * wins.
  *
  * Why it is exact: a non-unicode `i` RegExp matches an ASCII letter in either case and never
  * matches a non-ASCII character against an ASCII one. The only non-ASCII characters whose lower
@@ -20,7 +21,7 @@ const SPECIAL = /[.*+?^${}()|[\]\\/-]/g;
  * needle also accepts U+212A, and a final "i" also accepts U+0130 (an "i" inside the needle
  * cannot: the U+0307 that follows it in the lower case is not the needle's next character).
  */
-export function icontainsPattern(needle: string): RegExp | null {
+export function icontainsPattern(needle: string, flags: "i" | "gi" = "i"): RegExp | null {
   if (needle.length === 0 || !isAscii(needle)) return null;
   const last = needle.length - 1;
   let source = "";
@@ -30,5 +31,5 @@ export function icontainsPattern(needle: string): RegExp | null {
     else if (char === "i" && at === last) source += "(?:i|\\u0130)";
     else source += char.replace(SPECIAL, "\\$&");
   }
-  return new RegExp(source, "i");
+  return new RegExp(source, flags);
 }

@@ -9,7 +9,13 @@ import {
 } from "@bounded-mcp/contract";
 import { type ExactText, findInexactNumbers, stringifyExact } from "../exact/stringify-exact.js";
 import { compactPreview } from "../preview/compact-preview.js";
-import { createRecord, jsonBytes, measuredExactNumbers, utf8Length } from "./json-values.js";
+import {
+  createRecord,
+  fastRecord,
+  jsonBytes,
+  measuredExactNumbers,
+  utf8Length,
+} from "./json-values.js";
 
 /** One element of a page: a value, the key it goes under (object pages) and where it lives. */
 export interface PageElement {
@@ -109,16 +115,6 @@ interface Draft {
   used: number;
   compacted: boolean;
   warnings: string[];
-}
-
-/**
- * An empty object without a prototype, as createRecord's (any key, `__proto__` too, is plain
- * data: the prototype is already null when members are added), but in V8's fast mode: an
- * Object.create(null) object starts as a dictionary, and a page of those serialized measurably
- * slower than the same page of fast objects. For the objects a page emits and serializes.
- */
-export function fastRecord<T = unknown>(): Record<string, T> {
-  return Object.setPrototypeOf({}, null) as Record<string, T>;
 }
 
 function render(spec: PageSpec, draft: Draft, meta: Record<string, unknown>): QueryResult {

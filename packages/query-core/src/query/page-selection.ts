@@ -17,11 +17,10 @@ import {
 } from "./collection-view.js";
 import { type CompiledPath, resolvesOnAny } from "./compiled-path.js";
 import { planDescribe } from "./describe.js";
-import { isJsonObject } from "./json-values.js";
+import { fastRecord, isJsonObject } from "./json-values.js";
 import {
   buildPage,
   type FieldCounts,
-  fastRecord,
   type PageElement,
   type PageLayout,
   type PageSpec,
@@ -493,8 +492,8 @@ function pageOneValue(
     elementAt,
     compactionReason,
     matchLimited: false,
+    countFields,
   };
-  if (countFields !== undefined) page.countFields = countFields;
   return buildPage(pageSpecOf(base, NO_EXTRA, notes, page));
 }
 

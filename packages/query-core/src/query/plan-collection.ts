@@ -28,8 +28,7 @@ import {
   mapAggregatePaths,
 } from "./extensions.js";
 import { type CompiledFilter, compileFilters, filterPaths, mapFilterPaths } from "./filters.js";
-import { createRecord, isJsonObject } from "./json-values.js";
-import { fastRecord } from "./page-result.js";
+import { createRecord, fastRecord, isJsonObject } from "./json-values.js";
 import { capitalize, unresolvedFields, where } from "./path-errors.js";
 import type { SelectedValue } from "./select-path.js";
 

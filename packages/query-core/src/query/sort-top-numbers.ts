@@ -117,10 +117,11 @@ export function* selectTopNumbers(
   const stride = Math.floor(count / (limit * SAMPLE_PER_ENTRY));
   let boundKey = Number.POSITIVE_INFINITY;
   let boundPosition = count;
+  // One heap for both passes: the full pass starts it again from size 0.
+  const positions = new Int32Array(limit);
+  const keys = new Float64Array(limit);
+  let size = 0;
   if (stride >= MIN_SAMPLE_STRIDE) {
-    const positions = new Int32Array(limit);
-    const keys = new Float64Array(limit);
-    let size = 0;
     yield* inChunks(
       count,
       (start, end) => {
@@ -134,10 +135,8 @@ export function* selectTopNumbers(
       boundKey = keys[0] as number;
       boundPosition = positions[0] as number;
     }
+    size = 0;
   }
-  const positions = new Int32Array(limit);
-  const keys = new Float64Array(limit);
-  let size = 0;
   yield* inChunks(count, (start, end) => {
     const length = collectWithin(numbers, sign, start, end, 1, boundKey, boundPosition, buffer);
     size = offerCandidates(positions, keys, size, numbers, sign, buffer, length);

@@ -10,7 +10,7 @@ import { type ColumnStore, hasColumnKey, stepsKey } from "./path-columns.js";
 // each string element of an array value: what icontains looks at, SPEC.md §9 rule 4), joined
 // into one string with a separator, with where each string starts and whose item it is. An ASCII
 // icontains over the path is then a global RegExp search of that one string (a few exec calls
-// for the whole collection) instead of a property walk and a RegExp call on every item: the walk
+// for the whole collection) instead of a property walk and a search of every item: the walk
 // is memory-bound (every item's objects are loaded), the search reads the strings once, packed.
 // The first question joins each range's strings into a piece of the text right after reading
 // them (still in the processor's cache), and the pieces once at the end: joining every string at
@@ -83,8 +83,6 @@ interface TextBuilder {
   parts: string[];
   /** The text so far, a piece a range that had strings (joined by finishBuilder). */
   pieces: string[];
-  /** The number of the current range's first string. */
-  rangeFirst: number;
   /** Where each string starts in the text, `count` of them (grown with `owners`). */
   starts: Int32Array;
   owners: Int32Array;
@@ -100,7 +98,6 @@ function createBuilder(count: number): TextBuilder {
   return {
     parts: [],
     pieces: [],
-    rangeFirst: 0,
     starts: new Int32Array(count + 1),
     owners: new Int32Array(count),
     count: 0,
@@ -216,7 +213,6 @@ function buildRange(
   const needle = text.needle;
   const { firstString, resolved } = builder;
   const lays = text.lays;
-  if (lays) builder.rangeFirst = builder.count;
   let matched = 0;
   for (let index = start; index < end; index += 1) {
     const value = readLeaf(slot, items[index], index);
@@ -428,7 +424,7 @@ export function createTextScan(
       leaf,
       slot: leafSlotOf(leaf),
       needle,
-      search: new RegExp((icontainsPattern(needle.text) as RegExp).source, "gi"),
+      search: icontainsPattern(needle.text, "gi") as RegExp,
       column,
       builder,
       lays: builder !== null && shared === undefined,
