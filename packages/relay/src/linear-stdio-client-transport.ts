@@ -33,7 +33,7 @@ const CHUNK_CHARACTERS = 64 * 1024;
  * when one is set (see collectAfterLargeLines): 16 MiB, a quarter of the default retained buffer,
  * so a line whose garbage is worth a full collection; smaller lines leave V8 to collect them.
  */
-export const LARGE_LINE_CHARACTERS = 16 * 1024 * 1024;
+const LARGE_LINE_CHARACTERS = 16 * 1024 * 1024;
 
 /**
  * While a line is read, a young collection runs after each this many more bytes of it (when a
@@ -42,7 +42,7 @@ export const LARGE_LINE_CHARACTERS = 16 * 1024 * 1024;
  * the C heap keeps what it once held. Measured (bench/RESULTS.md): 13 MiB of C heap after a
  * 50 MiB call with it, 12 - 37 MiB without.
  */
-export const YOUNG_COLLECTION_BYTES = 8 * 1024 * 1024;
+const YOUNG_COLLECTION_BYTES = 8 * 1024 * 1024;
 
 /** What the large-line collection is asked for: a young (scavenge) or a full collection. */
 export type LargeLineCollectionKind = "young" | "full";
@@ -301,6 +301,7 @@ export function createLinearStdioClientTransport(
   /** Frames a stdout chunk; a long line being read gets a young collection per 8 MiB. */
   function receiveStdout(chunk: Buffer): void {
     stdoutFramer.push(chunk);
+    if (largeLineCollection === undefined) return;
     const pending = stdoutFramer.pendingBytes;
     if (pending < nextYoungCollection) {
       if (pending < YOUNG_COLLECTION_BYTES) nextYoungCollection = YOUNG_COLLECTION_BYTES;

@@ -1,6 +1,6 @@
 import type { Logger } from "@bounded-mcp/mcp-adapter";
 import type { SettingsWarning } from "@bounded-mcp/mcp-adapter/settings";
-import { createBoundedRelay, STDIO_SHUTDOWN_GRACE_MS, serveStdio } from "@bounded-mcp/relay";
+import { createBoundedRelay, serveStdio } from "@bounded-mcp/relay";
 import { loadAuthTokens } from "../http/auth-tokens.js";
 import type { ProxyOptions } from "../options/load-options.js";
 import { checkS3Bucket } from "./check-s3-bucket.js";
@@ -133,7 +133,8 @@ export async function runProxy(
   }
 
   // The stdio lifecycle both apps share; signals stay the CLI's (it handles them in both modes).
-  const serving = await serveStdio(relay, { logger, graceMs: STDIO_SHUTDOWN_GRACE_MS });
+  // serveStdio's own grace: STDIO_SHUTDOWN_GRACE_MS (30 s) for the answers in flight.
+  const serving = await serveStdio(relay, { logger });
   const finished = serving.ended.then(finish);
   return {
     url: null,

@@ -277,7 +277,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     }
     const staged = encoding.staged;
     try {
-      return await boundEncoded(result, context, source, encoding, staged);
+      return await boundEncoded(result, context, encoding);
     } finally {
       // Settled by the save in boundEncoded; dropped when bounding stopped before it.
       await staged?.discard();
@@ -287,11 +287,9 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
   const boundEncoded = async (
     result: CallToolResult,
     context: BoundContext,
-    source: PayloadText,
     encoding: StoreEncoding,
-    staged: StagedBody | undefined,
   ): Promise<CallToolResult> => {
-    const byteLength = encoding.byteLength;
+    const { source, staged, byteLength } = encoding;
     // A large payload's candidate test runs on the hashing thread (SPEC.md §10): parse plainly
     // meanwhile, and again exactly only when it may hold an inexact literal (or is unknown).
     const tested = encoding.mayHoldInexactNumbers;

@@ -112,8 +112,8 @@ function hashThread(): HashThread | null {
  * inexact number candidates on a helper thread, so the caller can JSON.parse meanwhile; resolves
  * to both answers (OffThreadFacts), or null when the thread is unavailable or failed (the caller
  * then does the work on its own thread). The thread is shared by the process, started on first
- * use, replaced when idle after RECYCLE_AFTER_BYTES, and keeps the process alive only while a job
- * is pending. It changes nothing process-wide (no V8 flags). The caller must not write `bytes`
+ * use, retired by the job that brings it to RECYCLE_AFTER_BYTES (it answers that job and ends;
+ * later jobs go to a new thread), and keeps the process alive only while a job is pending. It changes nothing process-wide (no V8 flags). The caller must not write `bytes`
  * until the promise settles. The candidate test reads the shared bytes in place (no copy on the
  * helper thread either).
  */
