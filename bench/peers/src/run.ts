@@ -13,8 +13,8 @@
 // Systems interleave per round (their order rotates), after one warm-up round that is checked but
 // not counted. Wall-time medians with min – max; ratios of medians. Writes the parts
 // bench/results/parts/engine.peers.json and cold.peers.json for BENCHMARKS.md.
-// BENCH_PEERS_MIB=10 BENCH_PEERS_ROUNDS=2 for a quick look; BENCH_PEERS_ONLY=warm for the warm
-// rows alone (printed, no parts written).
+// BENCH_PEERS_MIB=10 BENCH_PEERS_ROUNDS=2 for a quick look; BENCH_PEERS_ONLY=warm or
+// BENCH_PEERS_ONLY=cold for those rows alone (printed, no parts written).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -486,7 +486,7 @@ async function main() {
     }),
   ];
   const notes = [
-    `${formatBytes(byteLength)} generated node array (${document.length} nodes); the page: ${pageSize} items, total ${JSON.parse(reference ?? "{}").total}; ${ROUNDS} rounds (+1 warm-up), order rotating; DuckDB ${duckVersion}, load of the table once: ${formatMs(load.ms)} (not in the query times).`,
+    `${formatBytes(byteLength)} generated node array (${document.length} nodes); the page: ${pageSize} items, total ${JSON.parse(reference ?? "{}").total}; ${ROUNDS} rounds (+1 warm-up), order rotating; DuckDB ${duckVersion}${COLD_ONLY ? "" : `, load of the table once: ${formatMs(load.ms)} (not in the query times)`}.`,
     hasJq
       ? `${jqVersion} from ${JQ} (whole processes: wall time only).`
       : WARM_ONLY

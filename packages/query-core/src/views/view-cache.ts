@@ -138,10 +138,10 @@ export function createViewCache(options: ViewCacheOptions = {}): ViewCache {
     set: cacheSet,
     forget: cacheForget,
     get bytes() {
-      return state.held;
+      return this.state.held;
     },
     get size() {
-      return state.recency.size;
+      return this.state.recency.size;
     },
     maxBytes: state.maxBytes,
   };
