@@ -41,13 +41,31 @@ function refuse(jsonPath: string, why: string, cause?: unknown): ContractError {
 }
 
 /**
+ * Whether a JSONPath has a `?` outside its quoted names: a filter selector, with parentheses
+ * (`[?(@.a > 2)]`) or without them as RFC 9535 writes it (`[?@.a > 2]`), which jsonpath-plus
+ * with evaluation off would read as selecting nothing rather than refuse.
+ */
+function hasFilterSelector(jsonPath: string): boolean {
+  let quote = "";
+  for (let index = 0; index < jsonPath.length; index += 1) {
+    const character = jsonPath[index];
+    if (quote !== "") {
+      if (character === "\\") index += 1;
+      else if (character === quote) quote = "";
+    } else if (character === "'" || character === '"') quote = character;
+    else if (character === "?") return true;
+  }
+  return false;
+}
+
+/**
  * Selects rows `{pointer, value}` with a JSONPath expression (the `jsonPath` extension) using
- * jsonpath-plus with script evaluation disabled. Script forms (`?(...)`, `(...)`, `@other()`)
- * are refused with INVALID_RESPONSE_CONTROLS before evaluation; a syntax error is refused the
+ * jsonpath-plus with script evaluation disabled. Script and filter forms (`?(...)`, `?@...`,
+ * `(...)`, `@other()`) are refused with INVALID_RESPONSE_CONTROLS before evaluation; a syntax error is refused the
  * same way. Pointers are absolute from the document root; rows are prototype-free objects.
  */
 export function selectJsonPathRows(document: unknown, jsonPath: string): Record<string, unknown>[] {
-  if (jsonPath.replace(TYPE_SELECTOR, "").includes("(")) {
+  if (hasFilterSelector(jsonPath) || jsonPath.replace(TYPE_SELECTOR, "").includes("(")) {
     throw refuse(jsonPath, "contains a script or filter expression, which is never evaluated.");
   }
   const cache = JSONPath.cache as Record<string, unknown>;

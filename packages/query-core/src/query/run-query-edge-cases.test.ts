@@ -208,4 +208,23 @@ describe("runQuery: edge cases a caller can send", () => {
       forms.map((jsonPath) => query({ a: [{ b: 1 }] }, { jsonPath }).result.response.error.code),
     ).toEqual(forms.map(() => "INVALID_RESPONSE_CONTROLS"));
   });
+
+  it("refuses RFC 9535 filter selectors without parentheses; a quoted name may hold a ?", () => {
+    const document = { a: [{ b: 1 }, { b: 3 }], "what?": [7] };
+    const refused = ["$.a[?@.b > 2]", "$.a[? @.b]", "$.a[0, ?@.b]", "$..[?@]"].map(
+      (jsonPath) => query(document, { jsonPath }).result.response.error,
+    );
+    expect({
+      codes: refused.map((error) => error.code),
+      message: refused[0].message,
+      quoted: query(document, { jsonPath: "$['what?'][0]" }).result.response,
+      doubleQuoted: query(document, { jsonPath: '$["what?"][0]' }).result.response,
+    }).toEqual({
+      codes: refused.map(() => "INVALID_RESPONSE_CONTROLS"),
+      message:
+        'jsonPath "$.a[?@.b > 2]" contains a script or filter expression, which is never evaluated. Use a path of names, indices, wildcards, slices and "..", then fields and filters to narrow the rows.',
+      quoted: [{ pointer: "/what?/0", value: 7 }],
+      doubleQuoted: [{ pointer: "/what?/0", value: 7 }],
+    });
+  });
 });
