@@ -9,7 +9,7 @@ describe("the queryToolNote option", () => {
     const noted = createTestAdapter({ queryToolNote: 'Example: {"objectMode": "entries"}.' });
     expect(noted.queryTool).toEqual({
       ...plain.queryTool,
-      description: `${createQueryToolDescription(24 * 60 * 60 * 1000)} Example: {"objectMode": "entries"}.`,
+      description: `${createQueryToolDescription(24 * 60 * 60 * 1000, true)} Example: {"objectMode": "entries"}.`,
     });
     expect(noted.queryTool.name).toBe(QUERY_TOOL_NAME);
     await Promise.all([plain.dispose(), noted.dispose()]);

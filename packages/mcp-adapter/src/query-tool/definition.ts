@@ -19,14 +19,16 @@ export const QUERY_TOOL_ANNOTATIONS = Object.freeze({
  * The query tool as tools/list shows it: a compact inputSchema, strict at the root (clients see
  * `additionalProperties: false` and `required`; the contract's zod schema still validates every
  * call), a compact outputSchema that admits every result and error,
- * the annotations and the description built from the retention period. `descriptionNote` (an
+ * the annotations and the description built from the retention period (and `ephemeralStore`: the
+ * store loses artifacts when the process exits). `descriptionNote` (an
  * app's worked example for its own payloads) is appended to the description as given.
  */
 export function createQueryToolDefinition(options: {
   ttlMs: number;
+  ephemeralStore?: boolean;
   descriptionNote?: string;
 }): Tool {
-  const description = createQueryToolDescription(options.ttlMs);
+  const description = createQueryToolDescription(options.ttlMs, options.ephemeralStore ?? false);
   return {
     name: QUERY_TOOL_NAME,
     title: QUERY_TOOL_ANNOTATIONS.title,

@@ -10,9 +10,11 @@ import {
 describe("the query tool's description", () => {
   it("stays within 1,500 characters for any retention period", () => {
     for (const ttlMs of [1_000, 86_400_000, 365 * 86_400_000, 365 * 86_400_000 - 1]) {
-      expect(createQueryToolDescription(ttlMs).length).toBeLessThanOrEqual(
-        MAX_QUERY_TOOL_DESCRIPTION_CHARS,
-      );
+      for (const ephemeral of [false, true]) {
+        expect(createQueryToolDescription(ttlMs, ephemeral).length).toBeLessThanOrEqual(
+          MAX_QUERY_TOOL_DESCRIPTION_CHARS,
+        );
+      }
     }
     expect(MAX_QUERY_TOOL_DESCRIPTION_CHARS).toBe(1_500);
   });
@@ -31,5 +33,14 @@ describe("the query tool's description", () => {
       const parsed = parseQueryRequest({ artifactId: "a".repeat(22), ...example });
       expect(parsed.success).toBe(true);
     }
+  });
+
+  it("says how long artifacts are kept as the store keeps them: for the retention, or while the server runs", () => {
+    const last = (ephemeral: boolean) =>
+      createQueryToolDescription(3_600_000, ephemeral).split(". ").at(-1);
+    expect([last(false), last(true)]).toEqual([
+      "Artifacts are kept for 1 hour; then call the original tool again.",
+      "Artifacts are kept while this server process runs, 1 hour at most; then call the original tool again.",
+    ]);
   });
 });

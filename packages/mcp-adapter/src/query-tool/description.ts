@@ -37,9 +37,11 @@ export const AGGREGATE_EXAMPLE = Object.freeze({
  * The query tool's description (at most 1,500 characters): what an artifact is, to start with
  * describe, what selects, projects, filters and searches, one worked example of sort and one of
  * aggregate (so a question like "which have the most views" or "how many of each type" is one
- * call, not a walk through every page), cursors, errors, and how long artifacts are kept.
+ * call, not a walk through every page), cursors, errors, and how long artifacts are kept:
+ * `ephemeralStore` (a store that loses its artifacts when the process exits, the memory store)
+ * says they last while the server runs, as the envelopes of such a store do.
  */
-export function createQueryToolDescription(ttlMs: number): string {
+export function createQueryToolDescription(ttlMs: number, ephemeralStore = false): string {
   return [
     "Read an oversized tool result stored as an artifact: pass responseMeta.artifact.id as artifactId.",
     "Start with {artifactId, describe: true} for the shape; responseMeta.artifact.primaryPaths lists the collections.",
@@ -47,6 +49,8 @@ export function createQueryToolDescription(ttlMs: number): string {
     `Answer in one call instead of paging: ${JSON.stringify(SORT_EXAMPLE)} gives the 5 most viewed; ${JSON.stringify(AGGREGATE_EXAMPLE)} gives one row per type ({"/type":"email","count":12,"max(/views)":950}), largest group first (ops count, countDistinct, sum, avg, min, max; unwind: true groups each element of an array); without groupBy, one row over every selected item.`,
     "Pages: pageSize 1-100 (default 20); while responseMeta.nextCursor is not null, call again with the same arguments plus cursor (also after a textSearch stopped with work_limit).",
     "Errors come back as response.error with a code and details that say how to fix the call (suggestedPath, suggestedRequest).",
-    `Artifacts are kept for ${formatRetention(ttlMs)}; then call the original tool again.`,
+    ephemeralStore
+      ? `Artifacts are kept while this server process runs, ${formatRetention(ttlMs)} at most; then call the original tool again.`
+      : `Artifacts are kept for ${formatRetention(ttlMs)}; then call the original tool again.`,
   ].join(" ");
 }

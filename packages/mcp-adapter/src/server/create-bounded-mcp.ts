@@ -198,6 +198,7 @@ export function createBoundedMcp(options: BoundedMcpOptions = {}): BoundedMcp {
   const readDescriptor = createDescriptorReader({ namespace, artifacts, findScope, keyRing });
   const queryTool = createQueryToolDefinition({
     ttlMs: limits.ttlMs,
+    ephemeralStore: !store.capabilities.persistent,
     ...(queryToolNote === undefined ? {} : { descriptionNote: queryToolNote }),
   });
   const descriptorTemplate: ResourceTemplate = {
