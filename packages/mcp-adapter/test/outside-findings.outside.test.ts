@@ -139,3 +139,25 @@ describe("from outside: values nested thousands of levels deep", () => {
     expect(after.envelope.response).toEqual([1]);
   });
 });
+
+describe("from outside: the size of a query answer's whole CallToolResult", () => {
+  it("stays within three times the page budget when the page is mostly quotes and backslashes", async () => {
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({
+      i,
+      q: '"'.repeat(200),
+      b: "\\".repeat(100),
+    }));
+    const { connection, id } = await connectFixture({ items: rows });
+    const result = await connection.client.callTool({
+      name: "query_response_artifact",
+      arguments: { artifactId: id, pageSize: 100 },
+    });
+    const json = Buffer.byteLength(JSON.stringify(result.structuredContent));
+    const whole = Buffer.byteLength(JSON.stringify(result));
+    expect(json).toBeLessThanOrEqual(32_768);
+    // SPEC.md §1 (hardBytes): each `"` or `\` costs 2 bytes in the JSON and 4 in its escaped
+    // copy, so the whole result is near three times the JSON, not "a little over twice".
+    expect(whole).toBeGreaterThan(2.5 * json);
+    expect(whole).toBeLessThanOrEqual(3 * 32_768 + 1_024);
+  });
+});
