@@ -100,7 +100,7 @@ export const QueryRequestSchema = z
     }),
     jsonPath: PathSchema.optional().meta({
       description:
-        "JSONPath selector (no script evaluation); returns rows {pointer, value}. Not with responsePath or objectMode.",
+        'JSONPath selector of names, indices, wildcards, slices and ".." (no filter [?...] or script expressions: use filters); returns rows {pointer, value}. Not with responsePath or objectMode.',
     }),
     sort: z.array(SortKeySchema).min(1).max(DEFAULT_LIMITS.maxSortKeys).optional().meta({
       description:

@@ -74,7 +74,7 @@ export const QUERY_TOOL_COMPACT_INPUT_SCHEMA: JsonSchema = {
       type: "string",
       description: 'RFC 6901 pointer; omitted: responseRoot, "": everything',
     },
-    jsonPath: { type: "string", description: "JSONPath; rows {pointer, value}" },
+    jsonPath: { type: "string", description: "JSONPath, no filters [?...]; rows {pointer, value}" },
     describe: { type: "boolean", description: "the shape, not values" },
     objectMode: { type: "string", enum: ["entries"], description: "a keyed object as rows" },
     fields: { type: "array", items: STRING, description: 'keys or item pointers ("/a/b")' },
