@@ -9,9 +9,8 @@ import {
 
 /**
  * What trying the landed build from outside found (a malicious upstream, a confused model), each
- * through a real SDK Client and Server over InMemoryTransport. `it.fails` marks a finding whose
- * fix is in query-core (not this test's owner): it passes while the bug is there and fails once
- * it is fixed, so the fix turns it into a plain `it`.
+ * through a real SDK Client and Server over InMemoryTransport, each fixed in query-core and kept
+ * here as the regression test of the whole path.
  */
 
 const track = closeAfterEach();
@@ -70,10 +69,9 @@ describe("from outside: jsonPath filter selectors", () => {
     expect(errorOf(envelope)?.message).toContain("never evaluated");
   });
 
-  // Finding (query-core src/query/json-path.ts): RFC 9535's filter selector without
-  // parentheses, `[?@.i > 2]`, is not refused; jsonpath-plus (eval off) selects nothing, so the
-  // model reads "no item has i > 2" while 2,997 do. Expected: the same refusal as `[?(...)]`.
-  it.fails("refuses a filter selector written without parentheses (RFC 9535 `[?@.i > 2]`)", async () => {
+  // Found: RFC 9535's filter selector without parentheses, `[?@.i > 2]`, was not refused;
+  // jsonpath-plus (eval off) selected nothing, so the model read "no item has i > 2" while 2,997 do.
+  it("refuses a filter selector written without parentheses (RFC 9535 `[?@.i > 2]`)", async () => {
     const { connection, id } = await connectFixture({ items });
     const { isError, envelope } = await query(connection, {
       artifactId: id,
@@ -101,13 +99,10 @@ describe("from outside: values nested thousands of levels deep", () => {
     expect(JSON.stringify(envelope.response)).toContain('"_omittedItems":1');
   });
 
-  // Finding (query-core aggregate and sort, the canonical JSON of a group key or sort value): a
-  // group key, a countDistinct value or a sort value nested 5,000 levels deep (a 10 KB value;
-  // V8's JSON.parse takes it) overflows the stack. The call does not crash the server, but the
-  // model gets INVALID_RESPONSE_CONTROLS ("an argument is invalid") with reason "internal" and
-  // "Maximum call stack size exceeded" for a valid request. Expected: the rows (a group key
-  // compacted like any value too large for the page) or a code that does not blame the request.
-  it.fails("groups entries whose values are nested 5,000 levels deep", async () => {
+  // Found: a group key, a countDistinct value or a sort value nested 5,000 levels deep (a 10 KB
+  // value; V8's JSON.parse takes it) overflowed the stack in canonical JSON, and the model got
+  // INVALID_RESPONSE_CONTROLS, reason "internal", for a valid request.
+  it("groups entries whose values are nested 5,000 levels deep", async () => {
     const { connection, id } = await connectFixture(payload());
     const { isError, envelope } = await query(connection, {
       artifactId: id,
@@ -120,44 +115,24 @@ describe("from outside: values nested thousands of levels deep", () => {
     expect(envelope.response).toEqual([{ count: 3, "countDistinct(/value)": 3 }]);
   });
 
-  it("reports the stack overflow today as INVALID_RESPONSE_CONTROLS, reason internal", async () => {
+  it("groups by a value nested 5,000 levels deep, and sorts by it", async () => {
     const { connection, id } = await connectFixture(payload());
-    const { isError, envelope } = await query(connection, {
-      artifactId: id,
-      responsePath: "",
-      objectMode: "entries",
-      aggregate: { groupBy: "/value" },
+    const entries = { artifactId: id, responsePath: "", objectMode: "entries" } as const;
+    const grouped = await query(connection, {
+      ...entries,
+      aggregate: { groupBy: "/value", metrics: [{ op: "count" }] },
     });
-    // Pins today's behaviour: an envelope, never a thrown or crashed server. When the finding
-    // above is fixed this test fails too and goes with it.
-    expect(isError).toBe(true);
-    expect(errorOf(envelope)).toMatchObject({
-      code: "INVALID_RESPONSE_CONTROLS",
-      details: { reason: "internal" },
+    const sorted = await query(connection, {
+      ...entries,
+      sort: [{ path: "/value", order: "desc" }],
+      fields: ["key"],
     });
-    const after = await query(connection, { artifactId: id, responsePath: "/flat" });
-    expect(after.envelope.response).toEqual([1]);
-  });
-});
-
-describe("from outside: the size of a query answer's whole CallToolResult", () => {
-  it("stays within three times the page budget when the page is mostly quotes and backslashes", async () => {
-    const rows = Array.from({ length: 3_000 }, (_, i) => ({
-      i,
-      q: '"'.repeat(200),
-      b: "\\".repeat(100),
-    }));
-    const { connection, id } = await connectFixture({ items: rows });
-    const result = await connection.client.callTool({
-      name: "query_response_artifact",
-      arguments: { artifactId: id, pageSize: 100 },
+    expect({
+      grouped: [grouped.isError, grouped.envelope.responseMeta.totalCount],
+      sorted: [sorted.isError, sorted.envelope.response],
+    }).toEqual({
+      grouped: [false, 3],
+      sorted: [false, [{ key: "items" }, { key: "deep" }, { key: "flat" }]],
     });
-    const json = Buffer.byteLength(JSON.stringify(result.structuredContent));
-    const whole = Buffer.byteLength(JSON.stringify(result));
-    expect(json).toBeLessThanOrEqual(32_768);
-    // SPEC.md §1 (hardBytes): each `"` or `\` costs 2 bytes in the JSON and 4 in its escaped
-    // copy, so the whole result is near three times the JSON, not "a little over twice".
-    expect(whole).toBeGreaterThan(2.5 * json);
-    expect(whole).toBeLessThanOrEqual(3 * 32_768 + 1_024);
   });
 });
