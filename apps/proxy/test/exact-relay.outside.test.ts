@@ -6,11 +6,10 @@ import { INITIALIZE, type RawStdioProxy, spawnRawStdioProxy } from "./support/ra
 
 // Found by trying the built proxy from outside with the Python MCP SDK, whose JSON keeps integers
 // exactly: directly, an upstream receives {"recordId": 12345678901234567891} and the client gets
-// a small result's structuredContent {"id": 12345678901234567891}; through the proxy both are
-// 12345678901234567000 (and -0 is 0, 1e400 is null), with no sign of it. The relay parses each
-// message and writes it again (SPEC.md §10 keeps literals for bounded results and query filter
-// values only). The fix is in the relay (forwarding a message's own text), so these are
-// `it.fails` until then: each passes while the value is changed and fails once it is not.
+// a small result's structuredContent {"id": 12345678901234567891}; through the proxy both were
+// 12345678901234567000 (and -0 was 0, 1e400 null), with no sign of it, because the relay parsed
+// each message and wrote it again. Now both stdio transports write a message's inexact literals
+// as received (exact-message-line.ts in the relay; SPEC.md §10).
 
 const LITERAL = "12345678901234567891";
 
@@ -92,22 +91,20 @@ describe("number literals relayed through the proxy over stdio (raw lines both w
     expect(received.params.arguments).toEqual({ recordId: 42, amount: 1.5 });
   });
 
-  it.fails("passes a tool call argument a double does not hold to the upstream as written", async () => {
+  it("passes a tool call argument a double does not hold to the upstream as written", async () => {
     proxy.child.stdin.write(
       `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo_request","arguments":{"recordId":${LITERAL}}}}\n`,
     );
     const answer = JSON.parse(await answerLine(proxy, 3));
     const receivedLine: string = answer.result.content[0].text;
-    // Today the upstream receives "recordId":12345678901234567000.
     expect(receivedLine).toContain(`"recordId":${LITERAL}`);
   });
 
-  it.fails("passes a small result's structuredContent on with its number literals as written", async () => {
+  it("passes a small result's structuredContent on with its number literals as written", async () => {
     proxy.child.stdin.write(
       `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"small_numbers","arguments":{}}}\n`,
     );
     const line = await answerLine(proxy, 4);
-    // Today the client receives {"id":12345678901234567000,"z":0,"e":null}.
     expect(line).toContain(`"structuredContent":{"id":${LITERAL},"z":-0,"e":1e400}`);
   });
 });

@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
+import { messageLine } from "./exact-message-line.js";
 import { asError, asJsonRpcMessage, stripCarriageReturn } from "./json-rpc-line.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
 import {
@@ -470,7 +471,7 @@ export function createLinearStdioClientTransport(
     }
     track(message);
     return new Promise<void>((resolve, reject) => {
-      if (stdin.write(`${JSON.stringify(message)}\n`)) {
+      if (stdin.write(`${messageLine(message)}\n`)) {
         resolve();
         return;
       }

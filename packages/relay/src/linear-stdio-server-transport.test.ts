@@ -1,6 +1,11 @@
 import { PassThrough } from "node:stream";
 import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
-import { type ExactNumber, exactLiteral, isExactNumber } from "@bounded-mcp/query-core";
+import {
+  type ExactNumber,
+  exactLiteral,
+  isExactNumber,
+  stringifyExact,
+} from "@bounded-mcp/query-core";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLinearStdioServerTransport } from "./linear-stdio-server-transport.js";
@@ -204,12 +209,17 @@ describe("createLinearStdioServerTransport, exact query arguments (SPEC.md §10)
     expect(Object.is(pageSize, -0)).toBe(true);
   });
 
-  it("leaves another tool's arguments as JSON.parse made them", async () => {
+  it("reads another tool's arguments exactly too, so they go on to the upstream as written", async () => {
     const { received, writeLine } = await open();
     await writeLine(queryCall("echo"));
     const message = received[0] as unknown as {
       params: { arguments: { filters: Record<string, unknown>[] } };
     };
-    expect(message.params.arguments.filters[0]?.["value"]).toBe(12345678901234567000);
+    const value = message.params.arguments.filters[0]?.["value"];
+    expect([typeof value, JSON.stringify(value), stringifyExact(value)?.text]).toEqual([
+      "object",
+      "12345678901234567000",
+      "12345678901234567890",
+    ]);
   });
 });

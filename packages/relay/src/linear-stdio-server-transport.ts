@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
+import { messageLine } from "./exact-message-line.js";
 import { withExactQueryArguments } from "./exact-query-arguments.js";
 import { asError, asJsonRpcMessage, stripCarriageReturn } from "./json-rpc-line.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
@@ -132,7 +133,7 @@ export function createLinearStdioServerTransport(
     return new Promise<void>((resolve, reject) => {
       let line: string;
       try {
-        line = `${JSON.stringify(message)}\n`;
+        line = `${messageLine(message)}\n`;
       } catch (error) {
         reject(asError(error));
         return;
