@@ -2,6 +2,7 @@ import type { Filter } from "@bounded-mcp/contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJsonExact } from "../exact/parse-exact.js";
+import { anyOfIcontainsScan } from "./anyof-icontains.js";
 import {
   applyFiltersWithAnyOf,
   filterGroupsOf,
@@ -10,8 +11,9 @@ import {
 } from "./filter-loops.js";
 import { type CompiledFilter, compileFilters, createFilterScan } from "./filters.js";
 
-// An anyOf of two ASCII icontains at one own key or two steps runs on a loop of its own
-// (applyAnyOfIcontains); every other anyOf on the general one. For random items (strings with the
+// An anyOf of two ASCII icontains at one own key or two steps runs on a loop of its own (one own
+// key and two steps without inherited names, in either order: anyof-icontains.ts; the other
+// pairs: applyAnyOfIcontains); every other anyOf on the general one. For random items (strings with the
 // characters whose case mapping is special, arrays of strings, null, missing values, numbers and
 // exact numbers, objects, non-object items) and needles (ASCII and not), the loop createFilterScan
 // picks must give the general loop's outcome and the reference's (a plain fold with
@@ -36,10 +38,19 @@ const literal = fc.oneof(
   text.map((value) => JSON.stringify(value)),
   fc.array(fc.oneof(text, fc.constant(1)), { maxLength: 3 }).map((value) => JSON.stringify(value)),
   fc.constantFrom("null", "7", "-0", "12345678901234567890", "1e400", "{}", '{"u":"ab"}'),
+  fc.constantFrom('[{"u":"aK"}]', '[["ab"],"7"]', '{"length":"ab","constructor":"k"}'),
 );
 const record = fc
   .record(
-    { name: literal, p: fc.oneof(literal, fc.dictionary(fc.constantFrom("u", "v"), literal)) },
+    {
+      name: literal,
+      p: fc.oneof(
+        literal,
+        fc.dictionary(fc.constantFrom("u", "v", "length", "constructor"), literal),
+      ),
+      length: literal,
+      constructor: fc.oneof(literal, fc.dictionary(fc.constantFrom("u"), literal)),
+    },
     { requiredKeys: [] },
   )
   .map((fields) => {
@@ -58,7 +69,19 @@ const itemText = fc.oneof({ arbitrary: record, weight: 8 }, { arbitrary: literal
 const items = fc
   .array(itemText, { maxLength: 30 })
   .map((texts) => parseJsonExact(`[${texts.join(",")}]`) as unknown[]);
-const path = fc.constantFrom("/name", "/p/u", "name", "/p/0", "/p", "/p/u/0");
+const path = fc.constantFrom(
+  "/name",
+  "/p/u",
+  "name",
+  "/p/0",
+  "/p",
+  "/p/u/0",
+  "/length",
+  "/p/length",
+  "/0/u",
+  "/constructor/u",
+  "/p/constructor",
+);
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 });
 
 function reference(value: unknown, wanted: string): boolean {
@@ -71,9 +94,11 @@ function reference(value: unknown, wanted: string): boolean {
 function read(item: unknown, pointer: string): unknown {
   let current = item;
   for (const token of pointer.startsWith("/") ? pointer.slice(1).split("/") : [pointer]) {
-    if (typeof current !== "object" || current === null || !Object.hasOwn(current, token)) {
-      return undefined;
-    }
+    if (typeof current !== "object" || current === null) return undefined;
+    if (Array.isArray(current)) {
+      // Canonical array indices only (SPEC.md §4: an array's `length` has no pointer).
+      if (!/^(?:0|[1-9][0-9]*)$/.test(token) || Number(token) >= current.length) return undefined;
+    } else if (!Object.hasOwn(current, token)) return undefined;
     current = (current as Record<string, unknown>)[token];
   }
   return current;
@@ -97,6 +122,7 @@ function slicesOf(length: number, fractions: readonly number[]): [number, number
 describe("anyOf of two icontains (property)", () => {
   it("gives the general loop's and the reference's outcome, with honest counts, in any slicing", () => {
     let fastRuns = 0;
+    let keyTwoRuns = 0;
     fc.assert(
       fc.property(
         items,
@@ -123,6 +149,22 @@ describe("anyOf of two icontains (property)", () => {
             ascii(value0) && ascii(value1) && path0 !== "/p/u/0" && path1 !== "/p/u/0",
           );
           if (fast) fastRuns += 1;
+          const kind = (at: string) =>
+            at === "/p/u/0"
+              ? "deep"
+              : !at.startsWith("/") || at.split("/").length === 2
+                ? "key"
+                : "two";
+          const inherited = (at: string) => at.includes("constructor");
+          const keyTwo =
+            fast &&
+            !inherited(path0) &&
+            !inherited(path1) &&
+            [kind(path0), kind(path1)].sort().join() === "key,two";
+          const ownLoop =
+            fast && anyOfIcontainsScan(list, groups[0] as (typeof groups)[0]) !== null;
+          expect(ownLoop).toBe(keyTwo);
+          if (keyTwo) keyTwoRuns += 1;
           const scan = createFilterScan(list, compiled);
           for (const [start, end] of slicesOf(list.length, fractions)) scan.scan(start, end);
           const outcome = scan.finish();
@@ -158,8 +200,9 @@ describe("anyOf of two icontains (property)", () => {
           );
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: 2000 },
     );
     expect(fastRuns).toBeGreaterThan(300);
+    expect(keyTwoRuns).toBeGreaterThan(150);
   });
 });
