@@ -2,7 +2,6 @@ import type { Filter } from "@bounded-mcp/contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJsonExact } from "../exact/parse-exact.js";
-import { anyOfIcontainsScan } from "./anyof-icontains.js";
 import {
   applyFiltersWithAnyOf,
   filterGroupsOf,
@@ -11,9 +10,8 @@ import {
 } from "./filter-loops.js";
 import { type CompiledFilter, compileFilters, createFilterScan } from "./filters.js";
 
-// An anyOf of two ASCII icontains at one own key or two steps runs on a loop of its own (one own
-// key and two steps without inherited names, in either order: anyof-icontains.ts; the other
-// pairs: applyAnyOfIcontains); every other anyOf on the general one. For random items (strings with the
+// An anyOf of two ASCII icontains at one own key or two steps runs on a loop of its own
+// (applyAnyOfIcontains); every other anyOf on the general one. For random items (strings with the
 // characters whose case mapping is special, arrays of strings, null, missing values, numbers and
 // exact numbers, objects, non-object items) and needles (ASCII and not), the loop createFilterScan
 // picks must give the general loop's outcome and the reference's (a plain fold with
@@ -81,6 +79,7 @@ const path = fc.constantFrom(
   "/0/u",
   "/constructor/u",
   "/p/constructor",
+  "/__proto__/valueOf",
 );
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 });
 
@@ -122,7 +121,6 @@ function slicesOf(length: number, fractions: readonly number[]): [number, number
 describe("anyOf of two icontains (property)", () => {
   it("gives the general loop's and the reference's outcome, with honest counts, in any slicing", () => {
     let fastRuns = 0;
-    let keyTwoRuns = 0;
     fc.assert(
       fc.property(
         items,
@@ -149,22 +147,6 @@ describe("anyOf of two icontains (property)", () => {
             ascii(value0) && ascii(value1) && path0 !== "/p/u/0" && path1 !== "/p/u/0",
           );
           if (fast) fastRuns += 1;
-          const kind = (at: string) =>
-            at === "/p/u/0"
-              ? "deep"
-              : !at.startsWith("/") || at.split("/").length === 2
-                ? "key"
-                : "two";
-          const inherited = (at: string) => at.includes("constructor");
-          const keyTwo =
-            fast &&
-            !inherited(path0) &&
-            !inherited(path1) &&
-            [kind(path0), kind(path1)].sort().join() === "key,two";
-          const ownLoop =
-            fast && anyOfIcontainsScan(list, groups[0] as (typeof groups)[0]) !== null;
-          expect(ownLoop).toBe(keyTwo);
-          if (keyTwo) keyTwoRuns += 1;
           const scan = createFilterScan(list, compiled);
           for (const [start, end] of slicesOf(list.length, fractions)) scan.scan(start, end);
           const outcome = scan.finish();
@@ -203,6 +185,5 @@ describe("anyOf of two icontains (property)", () => {
       { numRuns: 2000 },
     );
     expect(fastRuns).toBeGreaterThan(300);
-    expect(keyTwoRuns).toBeGreaterThan(150);
   });
 });

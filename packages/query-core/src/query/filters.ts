@@ -6,7 +6,6 @@ import {
   type LeafFilter,
 } from "@bounded-mcp/contract";
 import { compareNumeric, isExactNumber, isNumeric } from "../exact/exact-number.js";
-import { anyOfIcontainsScan } from "./anyof-icontains.js";
 import { createColumnScan } from "./column-scan.js";
 import { type CompiledPath, compileFilterPath } from "./compiled-path.js";
 import {
@@ -249,9 +248,7 @@ function appliedOf(filter: CompiledFilter, resolvedOn: number, matched: number):
  * comparison decided inline, anything else through the filter's test) and further filters go
  * through their compiled reader and test; filters with an anyOf run on a loop of their own, and
  * an anyOf of two ASCII icontains filters at one own key or two steps each, alone, on a loop made
- * for it (applyAnyOfIcontains: both needles searched on every item, counted in locals); when one
- * of the two is an own key and the other two steps without inherited names (`/name`,
- * `/parameters/url`), on a straight-line loop for that pair (anyof-icontains.ts).
+ * for it (applyAnyOfIcontains: both needles searched on every item, counted in locals).
  * With a column store (a view cache) and plain filters over a large enough collection, the
  * filters are decided over path columns instead (column-scan.ts): columns already kept are used,
  * missing ones laid out as the scan goes and kept when it finishes; the outcome is the same. An
@@ -278,7 +275,6 @@ export function createFilterScan(
   );
   const groups = withAnyOf ? filterGroupsOf(filters, innerCounts) : [];
   const plainIcontains = count === 1 && withAnyOf && isPlainIcontains(groups[0] as FilterGroup);
-  const keyTwo = plainIcontains ? anyOfIcontainsScan(items, groups[0] as FilterGroup) : null;
   const textScan = createTextScan(items, filters, innerCounts[0], columns);
   const ownKeys =
     (count === 1 || count === 2) &&
@@ -290,8 +286,7 @@ export function createFilterScan(
       if (textScan !== null) textScan.scan(start, end, range.counts, range.indices);
       else if (columnScan !== null) columnScan.scan(start, end, range.counts, range.indices);
       else if (withAnyOf) {
-        if (keyTwo !== null) keyTwo(range);
-        else if (plainIcontains) applyAnyOfIcontains(items, groups[0] as FilterGroup, range);
+        if (plainIcontains) applyAnyOfIcontains(items, groups[0] as FilterGroup, range);
         else applyFiltersWithAnyOf(items, groups, range);
       } else if (ownKeys) {
         applyOwnKeyComparisons(
