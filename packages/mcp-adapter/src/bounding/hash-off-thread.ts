@@ -6,40 +6,48 @@ import { mayHoldInexactNumbersInBytes } from "@bounded-mcp/query-core";
 // copied) and tests them for inexact number candidates with query-core's
 // mayHoldInexactNumbersInBytes (the same answer as its mayHoldInexactNumbers regex on their UTF-8
 // text, read from the shared bytes in place: no decoded copy of the payload on this thread), then
-// answers with the hex digest and that answer. A write job (`fd` set) writes the bytes instead,
-// at the start of that open file (positional writes, continued after a short one), and answers
-// with its outcome. CommonJS, as `eval` workers are; the scanner is self-contained, so its
-// compiled source is sent as is.
+// answers with the hex digest and that answer. A write job (`fd` set) writes the bytes at the
+// start of that open file on the thread pool (positional writes, continued after a short one),
+// so the jobs after it (the payload's hash and test) run meanwhile, and answers with its outcome
+// once written. The last job ends the thread, once no write is under way. CommonJS, as `eval`
+// workers are; the scanner is self-contained, so its compiled source is sent as is.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
-const { writeSync } = require("node:fs");
+const { write } = require("node:fs");
 const mayHoldInexactNumbersInBytes = ${String(mayHoldInexactNumbersInBytes)};
-function writeAll(fd, bytes) {
-  try {
-    let at = 0;
-    while (at < bytes.byteLength) {
-      const written = writeSync(fd, bytes, at, bytes.byteLength - at, at);
-      if (written === 0) throw new Error("the file system accepted no bytes");
-      at += written;
-    }
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, message: String(error && error.message), code: error && error.code };
-  }
+let writing = 0;
+let ending = false;
+function finishWrite(job, written) {
+  parentPort.postMessage({ job, written });
+  writing -= 1;
+  if (ending && writing === 0) process.exit(0);
+}
+function writeAll(job, fd, bytes, at) {
+  write(fd, bytes, at, bytes.byteLength - at, at, (error, count) => {
+    if (error) finishWrite(job, { ok: false, message: String(error.message), code: error.code });
+    else if (count === 0) finishWrite(job, { ok: false, message: "the file system accepted no bytes" });
+    else if (at + count < bytes.byteLength) writeAll(job, fd, bytes, at + count);
+    else finishWrite(job, { ok: true });
+  });
 }
 parentPort.on("message", (message) => {
   const bytes = message.bytes;
   if (message.fd !== undefined) {
-    parentPort.postMessage({ job: message.job, written: writeAll(message.fd, bytes) });
+    writing += 1;
+    writeAll(message.job, message.fd, bytes, 0);
   } else {
     const sha256 = message.hash ? createHash("sha256").update(bytes).digest("hex") : "";
     const mayHoldInexactNumbers = mayHoldInexactNumbersInBytes(bytes);
     parentPort.postMessage({ job: message.job, sha256, mayHoldInexactNumbers });
   }
-  // The last job: end, which frees every shared payload this heap still refers to at once (the
-  // answer is delivered first), without waiting for the caller's thread to end it.
-  if (message.last) process.exit(0);
+  // The last job: end (once the writes are done), which frees every shared payload this heap
+  // still refers to at once (the answers are delivered first), without waiting for the caller's
+  // thread to end it.
+  if (message.last) {
+    ending = true;
+    if (writing === 0) process.exit(0);
+  }
 });
 `;
 
@@ -188,7 +196,8 @@ subscribe(LARGE_PAYLOAD_CHANNEL, prestartHashingThread);
 
 /**
  * Writes `bytes` (a view over a SharedArrayBuffer, never copied) at offset 0 of the open
- * descriptor `fd` on the hashing thread, ahead of the jobs posted after it: the fs store's
+ * descriptor `fd` from the hashing thread (on the thread pool, while that thread hashes and tests
+ * the bytes of the jobs posted after it): the fs store's
  * writer for a staged body (`writeLargeBody` of createFsStore), so one helper thread writes,
  * hashes and tests a large payload instead of a second thread started for the write (a thread
  * costs about 8 MiB and 30 ms of CPU, and competes for the cores with the caller's parse). The
