@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -360,8 +361,36 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 });
 `;
 
+describe("the large-payload announcement (diagnostics channel)", () => {
+  it("announces a line being read once it passes 1 MiB, once per line, never a small one", async () => {
+    const announced: unknown[] = [];
+    const listener = (message: unknown) => announced.push(message);
+    subscribe("bounded-mcp:large-payload-arriving", listener);
+    try {
+      const transport = createLinearStdioClientTransport({
+        command: process.execPath,
+        args: [RAW_LINE_SERVER_PATH, "3"],
+        name: "raw",
+      });
+      const client = new Client({ name: "relay-test", version: "1.0.0" });
+      clients.push(client);
+      await client.connect(transport);
+      expect(announced).toEqual([]);
+      await client.callTool({ name: "any", arguments: {} });
+      await client.callTool({ name: "any", arguments: {} });
+      const small = await connectFixture();
+      await small.client.callTool({ name: "echo", arguments: { text: "hi" } });
+      expect(announced).toEqual([{ upstream: "raw" }, { upstream: "raw" }]);
+    } finally {
+      unsubscribe("bounded-mcp:large-payload-arriving", listener);
+    }
+  }, 60_000);
+});
+
 describe("the large-line collection (collectAfterLargeLines)", () => {
   afterEach(() => collectAfterLargeLines(undefined));
+  /** The young collections while a 17 MiB line is read: one per 2 MiB of it. */
+  const READ_YOUNG = Array.from({ length: 8 }, () => "young");
 
   /** Connects to `args`, recording the collections and the tool results in the order they came. */
   async function recordedClient(args: string[]) {
@@ -378,7 +407,7 @@ describe("the large-line collection (collectAfterLargeLines)", () => {
     return { client, events };
   }
 
-  it("collects fully once per line of 16 Mi characters or more, after the line is parsed and before its message is delivered, young per 8 MiB read, never for a small line", async () => {
+  it("collects fully once per line of 16 Mi characters or more, after the line is parsed and before its message is delivered, young per 2 MiB read and once the line is decoded, never for a small line", async () => {
     const collect = exposeFullCollection();
     expect(collect).toBeTypeOf("function");
     const large = await recordedClient([RAW_LINE_SERVER_PATH, "17"]);
@@ -392,12 +421,13 @@ describe("the large-line collection (collectAfterLargeLines)", () => {
     // The text survives the collections whole (what the adapter then stores and parses).
     const result = await large.client.callTool({ name: "any", arguments: {} });
     expect(textOf(result) === createPayloadText(17)).toBe(true);
-    // A young collection per 8 MiB read (the line is over 17 MiB: two), then the full one.
-    expect(large.events).toEqual(["young", "young", "full", "result"]);
+    // A young collection per 2 MiB read (the line is over 17 MiB: eight), one once it is decoded
+    // (its grown buffer freed before its JSON.parse), then the full one.
+    expect(large.events).toEqual([...READ_YOUNG, "young", "full", "result"]);
     expect(textOf(await small.client.callTool({ name: "any", arguments: {} }))).toBe(
       createPayloadText(1),
     );
-    expect(collections).toBe(3);
+    expect(collections).toBe(10);
     expect(small.events).toEqual(["result"]);
   }, 60_000);
 
@@ -408,7 +438,7 @@ describe("the large-line collection (collectAfterLargeLines)", () => {
       structuredContent?: { rows?: string[] };
     };
     expect(result.structuredContent?.rows?.length).toBeGreaterThan(170_000);
-    expect(events).toEqual(["young", "young", "result"]);
+    expect(events).toEqual([...READ_YOUNG, "young", "result"]);
   }, 60_000);
 
   it("delivers the message when the collection throws", async () => {
@@ -419,6 +449,6 @@ describe("the large-line collection (collectAfterLargeLines)", () => {
     });
     const result = await client.callTool({ name: "any", arguments: {} });
     expect(textOf(result) === createPayloadText(17)).toBe(true);
-    expect(events).toEqual(["young", "young", "full", "result"]);
+    expect(events).toEqual([...READ_YOUNG, "young", "full", "result"]);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { channel } from "node:diagnostics_channel";
 import { basename } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_LIMITS } from "@bounded-mcp/contract";
@@ -40,10 +41,24 @@ const LARGE_LINE_CHARACTERS = 16 * 1024 * 1024;
  * While a line is read, a young collection runs after each this many more bytes of it (when a
  * collection is set): the pipe's chunks, copied into the line buffer, are garbage at once but
  * their memory (64 KiB each, from the C heap) is freed only when V8 collects their Buffers, and
- * the C heap keeps what it once held. Measured (bench/RESULTS.md): 13 MiB of C heap after a
- * 50 MiB call with it, 12 - 37 MiB without.
+ * the C heap keeps what it once held. Measured (bench/RESULTS.md): the C heap at a 53 MiB line's
+ * end 6 - 7 MiB with 2 MiB (5 at idle), 12 - 17 MiB with 8 MiB, 12 - 37 MiB without; each of
+ * these scavenges finds almost nothing alive (under 1 ms).
  */
-const YOUNG_COLLECTION_BYTES = 8 * 1024 * 1024;
+const YOUNG_COLLECTION_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Once a line being read passes this many bytes, the transport announces a large payload on
+ * LARGE_PAYLOAD_CHANNEL (once per line): the adapter then starts its hashing thread, which
+ * writes, hashes and tests the payload's stored bytes, while the rest of the line arrives.
+ */
+const LARGE_PAYLOAD_LINE_BYTES = 1024 * 1024;
+
+/**
+ * The diagnostics channel the adapter's bounding listens on to start its hashing thread before a
+ * large payload is complete (`bounded-mcp:large-payload-arriving`, see the relay's README).
+ */
+const largePayloadArriving = channel("bounded-mcp:large-payload-arriving");
 
 /** What the large-line collection is asked for: a young (scavenge) or a full collection. */
 export type LargeLineCollectionKind = "young" | "full";
@@ -55,12 +70,14 @@ let largeLineCollection: ((kind: LargeLineCollectionKind) => void) | undefined;
  * Sets (or, with undefined, clears) the garbage collection every linear stdio transport of this
  * process runs for a large upstream line (the stdio CLIs pass the one `exposeFullCollection`
  * gives): `"full"` after a line of at least LARGE_LINE_CHARACTERS, once the line is parsed and
- * before its message is delivered, and `"young"` after each YOUNG_COLLECTION_BYTES of a line
- * being read. Why: V8 keeps such a line's string, promoted while its own JSON.parse allocated the
+ * before its message is delivered, `"young"` after each YOUNG_COLLECTION_BYTES of a line being
+ * read, and `"young"` once such a line is decoded, before its JSON.parse (the line buffer the
+ * framer grew for it and released is then freed before the parse allocates the text, not alive
+ * beside it). Why: V8 keeps such a line's string, promoted while its own JSON.parse allocated the
  * text inside it, until its next full collection, which otherwise comes during the bounding that
  * follows: the line (53 MiB for a 50 MiB result) is then alive beside the text, the stored bytes
  * and the document being built. Collected before, it is gone. Limits: process-wide; costs one
- * full collection (about 1 ms per MiB of live heap) per large line and a scavenge per 8 MiB read;
+ * full collection (about 1 ms per MiB of live heap) per large line and a scavenge per 2 MiB read;
  * a collection that throws is ignored.
  */
 export function collectAfterLargeLines(
@@ -173,6 +190,9 @@ export function createLinearStdioClientTransport(
       options.retainedBufferBytes ?? Math.min(maxMessageBytes, DEFAULT_RETAINED_BUFFER_BYTES),
     onLine: (line) => {
       if (line.length > CHUNK_CHARACTERS && stdoutFramer.bufferBytes > 0) keepBufferWhileBusy();
+      // The framer released the line's grown buffer (it dies young): collected now, it is gone
+      // before the line's JSON.parse allocates the text, instead of alive beside it.
+      if (line.length >= LARGE_LINE_CHARACTERS) collectGarbage("young");
       receiveLine(line);
     },
     onOversizedLine: (line) => receiveOversizedLine(line),
@@ -299,11 +319,22 @@ export function createLinearStdioClientTransport(
   /** Bytes of the partial stdout line after which the next young collection runs. */
   let nextYoungCollection = YOUNG_COLLECTION_BYTES;
 
-  /** Frames a stdout chunk; a long line being read gets a young collection per 8 MiB. */
+  /** The line being read passed LARGE_PAYLOAD_LINE_BYTES and was announced. */
+  let announcedLargeLine = false;
+
+  /**
+   * Frames a stdout chunk; a long line being read is announced once (largePayloadArriving) and
+   * gets a young collection per 2 MiB.
+   */
   function receiveStdout(chunk: Buffer): void {
     stdoutFramer.push(chunk);
-    if (largeLineCollection === undefined) return;
     const pending = stdoutFramer.pendingBytes;
+    if (pending < LARGE_PAYLOAD_LINE_BYTES) announcedLargeLine = false;
+    else if (!announcedLargeLine) {
+      announcedLargeLine = true;
+      if (largePayloadArriving.hasSubscribers) largePayloadArriving.publish({ upstream: name });
+    }
+    if (largeLineCollection === undefined) return;
     if (pending < nextYoungCollection) {
       if (pending < YOUNG_COLLECTION_BYTES) nextYoungCollection = YOUNG_COLLECTION_BYTES;
       return;

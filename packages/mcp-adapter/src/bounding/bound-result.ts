@@ -25,7 +25,7 @@ import type { StatsCollector } from "../stats/stats-collector.js";
 import { boundWithMedia, DEFAULT_MEDIA_BYTES } from "./bound-media.js";
 import { type BoundingFailure, buildBoundedError } from "./bounded-error.js";
 import { currentToolName, isAlreadyBounded, rememberBounded } from "./current-tool.js";
-import { startEncodingStorable } from "./encode-payload.js";
+import { encodeStorable, startHashing } from "./encode-payload.js";
 import { exactResultJson } from "./exact-result-json.js";
 import { type MeasuredTexts, measureResult } from "./measure.js";
 import { splitMedia } from "./media.js";
@@ -164,7 +164,7 @@ function resourceLink(uri: string, ref: ArtifactRef): CallToolResult["content"][
 
 /** A payload's bytes being hashed, and handed to the store when it can take them early. */
 interface StoreEncoding {
-  /** The text the bytes encode (startEncodingStorable's). */
+  /** The text the bytes encode (encodeStorable's). */
   source: PayloadText;
   byteLength: number;
   sha256: Promise<string>;
@@ -177,8 +177,10 @@ interface StoreEncoding {
 }
 
 /**
- * startEncodingStorable of `picked`, the bytes staged in the store when it can and they fit
- * `maxBytes`. Once staged, nothing returned refers to the bytes (nor does any frame of the
+ * encodeStorable of `picked`, the bytes staged in the store when it can and they fit `maxBytes`,
+ * then hashed (startHashing): staged first, so a store that writes them on the hashing thread
+ * (the fs store with writeOnHashingThread) has the write queued before the hash, and one thread
+ * does both. Once staged, nothing returned refers to the bytes (nor does any frame of the
  * caller's: they are only ever held here), so when the store and the hashing thread let go of
  * them (fs: once written and hashed) the garbage collections of the payload's parse free them.
  */
@@ -188,18 +190,19 @@ function encodeAndStage(
   maxBytes: number,
   dependencies: Pick<BounderDependencies, "artifacts">,
 ): StoreEncoding {
-  const { source, encoding } = startEncodingStorable(picked, byteLength);
+  const { source, body } = encodeStorable(picked, byteLength);
+  const staged = body.byteLength > maxBytes ? undefined : dependencies.artifacts.stage(body);
+  const hashing = startHashing(body, source.text);
   const found: StoreEncoding = {
     source,
-    byteLength: encoding.body.byteLength,
-    sha256: encoding.sha256,
-    ...(encoding.mayHoldInexactNumbers === undefined
+    byteLength: body.byteLength,
+    sha256: hashing.sha256,
+    ...(hashing.mayHoldInexactNumbers === undefined
       ? {}
-      : { mayHoldInexactNumbers: encoding.mayHoldInexactNumbers }),
+      : { mayHoldInexactNumbers: hashing.mayHoldInexactNumbers }),
   };
-  if (found.byteLength > maxBytes) return found;
-  const staged = dependencies.artifacts.stage(encoding.body);
-  if (staged === undefined) found.body = encoding.body;
+  if (body.byteLength > maxBytes) return found;
+  if (staged === undefined) found.body = body;
   else found.staged = staged;
   return found;
 }
@@ -269,7 +272,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     // collection, cheap while the heap holds no parsed document yet); a large payload is hashed
     // on a helper thread while this one parses, and a store that can (fs) writes the bytes
     // meanwhile (encodeAndStage). A text block with lone surrogates is encoded again, escaped
-    // (SPEC.md §10, startEncodingStorable), and may then be larger.
+    // (SPEC.md §10, encodeStorable), and may then be larger.
     const encoding = encodeAndStage(picked, byteLength, limits.artifactMaxBytes, dependencies);
     const source = encoding.source;
     if (encoding.byteLength > limits.artifactMaxBytes) {

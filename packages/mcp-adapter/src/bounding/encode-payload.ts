@@ -68,11 +68,33 @@ export interface EncodingPayload {
  * `body` lets them be freed by the next garbage collection.
  */
 export function startEncodingPayload(text: string, byteLength: number): EncodingPayload {
+  const body = encodeForHashing(text, byteLength);
+  return { body, ...startHashing(body, text) };
+}
+
+/**
+ * The UTF-8 bytes of `text` (`byteLength` of them, the caller's Buffer.byteLength): in shared
+ * memory from OFF_THREAD_HASH_MIN_BYTES, so the helper thread reads them in place (startHashing).
+ */
+function encodeForHashing(text: string, byteLength: number): Buffer {
   if (byteLength < OFF_THREAD_HASH_MIN_BYTES) {
-    const { body, sha256 } = encodePayloadText(text, byteLength);
-    return { body, sha256: Promise.resolve(sha256) };
+    return writeUtf8(Buffer.allocUnsafeSlow(byteLength), text);
   }
-  const body = writeUtf8(Buffer.from(new SharedArrayBuffer(byteLength)), text);
+  return writeUtf8(Buffer.from(new SharedArrayBuffer(byteLength)), text);
+}
+
+/**
+ * The sha256 of `body` (the UTF-8 bytes of `text`, from encodeForHashing) and, for a body in
+ * shared memory, its inexact number candidate test, both started on the helper thread (in line
+ * for a smaller body, which gets no test here).
+ */
+export function startHashing(
+  body: Buffer,
+  text: string,
+): Pick<EncodingPayload, "sha256" | "mayHoldInexactNumbers"> {
+  if (!(body.buffer instanceof SharedArrayBuffer)) {
+    return { sha256: Promise.resolve(createHash("sha256").update(body).digest("hex")) };
+  }
   const facts = factsOffThread(body);
   // The fallback hashes the text (the same UTF-8 bytes, encoded again inside the hash), not
   // `body`: no callback here may hold the bytes, so a caller that handed them to a store can
@@ -80,11 +102,7 @@ export function startEncodingPayload(text: string, byteLength: number): Encoding
   const sha256 = facts.then(
     (found) => found?.sha256 ?? createHash("sha256").update(text, "utf8").digest("hex"),
   );
-  return {
-    body,
-    sha256,
-    mayHoldInexactNumbers: facts.then((found) => found?.mayHoldInexactNumbers),
-  };
+  return { sha256, mayHoldInexactNumbers: facts.then((found) => found?.mayHoldInexactNumbers) };
 }
 
 /** U+FFFD in UTF-8: what Buffer#write puts where a string holds a lone surrogate. */
@@ -96,25 +114,40 @@ export interface EncodingSource {
   encoding: EncodingPayload;
 }
 
+/** The text that will be stored and its bytes, not yet hashed (see encodeStorable). */
+export interface EncodedSource {
+  source: PayloadText;
+  body: Buffer;
+}
+
 /**
- * startEncodingPayload of the picked text, made storable first when it must be (SPEC.md §10): a
+ * The picked text made storable when it must be (SPEC.md §10) and encoded, without hashing: a
  * text block holding lone surrogates is encoded again from storablePayloadText (escaped), since
  * its UTF-8 would hold U+FFFD where the cached text holds the lone surrogate. A payload whose
  * bytes hold no U+FFFD pays one Buffer#indexOf of them (a byte search, about 1% of the encode and
  * hash; bench/well-formed-check.ts), never the isWellFormed scan of the text; only a text with
- * U+FFFD in it is scanned, and only one with lone surrogates is encoded twice.
+ * U+FFFD in it is scanned, and only one with lone surrogates is encoded twice. Hash with
+ * startHashing(body, source.text), after handing the body to a store that writes it on the
+ * hashing thread (writeOnHashingThread), so the write is that thread's first job.
  */
-export function startEncodingStorable(source: PayloadText, byteLength: number): EncodingSource {
-  const encoding = startEncodingPayload(source.text, byteLength);
-  if (source.asReceived !== true || encoding.body.indexOf(REPLACEMENT_CHARACTER) === -1) {
-    return { source, encoding };
+export function encodeStorable(source: PayloadText, byteLength: number): EncodedSource {
+  const body = encodeForHashing(source.text, byteLength);
+  if (source.asReceived !== true || body.indexOf(REPLACEMENT_CHARACTER) === -1) {
+    return { source, body };
   }
   const storable = storablePayloadText(source);
-  if (storable === source) return { source, encoding };
-  // The first digest is never awaited: it must not be left an unhandled rejection.
-  encoding.sha256.catch(() => undefined);
+  if (storable === source) return { source, body };
   return {
     source: storable,
-    encoding: startEncodingPayload(storable.text, Buffer.byteLength(storable.text)),
+    body: encodeForHashing(storable.text, Buffer.byteLength(storable.text)),
+  };
+}
+
+/** encodeStorable, then startHashing of its bytes: the text stored and its bytes being hashed. */
+export function startEncodingStorable(source: PayloadText, byteLength: number): EncodingSource {
+  const encoded = encodeStorable(source, byteLength);
+  return {
+    source: encoded.source,
+    encoding: { body: encoded.body, ...startHashing(encoded.body, encoded.source.text) },
   };
 }

@@ -1,10 +1,19 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mayHoldInexactNumbers } from "@bounded-mcp/query-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOffThread, hashOffThread, testInexactOffThread } from "./hash-off-thread.js";
+import {
+  factsOffThread,
+  hashOffThread,
+  testInexactOffThread,
+  writeOnHashingThread,
+} from "./hash-off-thread.js";
 
 const BUILT = fileURLToPath(new URL("../../dist/bounding/hash-off-thread.js", import.meta.url));
 
@@ -111,5 +120,85 @@ describe("hashOffThread", () => {
       }),
     );
     expect(grown).toBeLessThan(5 * 20 * 1024 * 1024);
+  });
+});
+
+describe("writeOnHashingThread", () => {
+  it("writes the shared bytes at the start of the descriptor, byte for byte, and rejects with the write's error code", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hash-write-"));
+    try {
+      const path = join(dir, "body");
+      const bytes = new Uint8Array(new SharedArrayBuffer(3 * 1024 * 1024 + 17));
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) % 251;
+      const fd = openSync(path, "wx", 0o600);
+      try {
+        await writeOnHashingThread(fd, bytes);
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+      writeFileSync(join(dir, "read-only"), "");
+      const readOnly = openSync(join(dir, "read-only"), "r");
+      try {
+        await expect(writeOnHashingThread(readOnly, bytes)).rejects.toMatchObject({
+          code: "EBADF",
+        });
+      } finally {
+        closeSync(readOnly);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes and hashes a payload on one thread: the facts job after the write needs no thread of its own", () => {
+    // Regression: the fs store started a one-shot thread per large body for its write beside the
+    // hashing thread (two isolates, about 8 MiB and 30 ms of CPU each, per payload).
+    const script = `
+      const { writeOnHashingThread, factsOffThread } = await import(${JSON.stringify(BUILT)});
+      const { openSync, closeSync, readFileSync, mkdtempSync, rmSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      const { tmpdir } = await import("node:os");
+      let started = 0;
+      process.on("worker", () => { started += 1; });
+      const dir = mkdtempSync(join(tmpdir(), "hash-write-"));
+      const bytes = new Uint8Array(new SharedArrayBuffer(40 * 1024 * 1024)).fill(48);
+      const fd = openSync(join(dir, "body"), "wx", 0o600);
+      const [, facts] = await Promise.all([writeOnHashingThread(fd, bytes), factsOffThread(bytes)]);
+      closeSync(fd);
+      const same = readFileSync(join(dir, "body")).equals(bytes);
+      rmSync(dir, { recursive: true, force: true });
+      process.stdout.write(JSON.stringify({ started, same, hashed: facts !== null }));`;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output)).toEqual({ started: 1, same: true, hashed: true });
+  });
+});
+
+describe("the hashing thread's start", () => {
+  it("starts when a large payload is announced on its diagnostics channel, and no replacement as soon as a retired thread answered", () => {
+    // Regression: a retired thread's replacement was booted as soon as its last answer arrived,
+    // about 8 MiB on top of the memory the answered call still held; now the next job or the
+    // next announcement starts it.
+    const script = `
+      const { factsOffThread, LARGE_PAYLOAD_CHANNEL } = await import(${JSON.stringify(BUILT)});
+      const { channel } = await import("node:diagnostics_channel");
+      const started = [];
+      process.on("worker", (worker) => started.push(worker));
+      channel(LARGE_PAYLOAD_CHANNEL).publish({ upstream: "test" });
+      // process emits "worker" on the next tick after a thread is created.
+      await new Promise((resolve) => setImmediate(resolve));
+      const announced = started.length;
+      const bytes = new Uint8Array(new SharedArrayBuffer(40 * 1024 * 1024)).fill(48);
+      if ((await factsOffThread(bytes)) === null) throw new Error("no helper thread");
+      await new Promise((resolve) => started[0].once("exit", resolve));
+      const afterRetiring = started.length;
+      if ((await factsOffThread(bytes.subarray(0, 1024))) === null) throw new Error("no helper thread");
+      process.stdout.write(JSON.stringify({ announced, afterRetiring, afterNextJob: started.length }));`;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output)).toEqual({ announced: 1, afterRetiring: 1, afterNextJob: 2 });
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -12,6 +13,7 @@ import {
   connectLowLevelServer,
   createTestAdapter,
 } from "../../test/support/harness.js";
+import { prestartHashingThread } from "./hash-off-thread.js";
 
 // V8's full collection, from a context made while --expose-gc is set for that moment only.
 setFlagsFromString("--expose-gc");
@@ -105,5 +107,47 @@ describe("a large payload's stored bytes", () => {
       aliveAtCommit: [true],
       storedSha256: sha256,
     });
+  });
+
+  it("are written by the hashing thread when the fs store comes from the settings: no thread of its own per payload", async () => {
+    // Regression: the fs store started a one-shot thread per large body for its write beside the
+    // hashing thread (two isolates per payload, about 8 MiB and 30 ms of CPU each).
+    const dir = await mkdtemp(join(tmpdir(), "staged-bytes-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const bounded = createTestAdapter({
+      clock: Date.now,
+      environment: { BOUNDED_MCP_STORE: "fs", BOUNDED_MCP_STORE_DIR: dir },
+    });
+    const connection = await connectLowLevelServer(bounded, {
+      fixture: { result: () => ({ content: [{ type: "text", text }] }) },
+    });
+    cleanups.push(async () => {
+      await connection.close();
+      await bounded.dispose();
+    });
+    // Loaded and prepared (a read waits for it), and the hashing thread running, as a relay's
+    // announcement of the large line leaves it.
+    await bounded.store.head(`a${"0".repeat(42)}`);
+    prestartHashingThread();
+    await new Promise((resolve) => setImmediate(resolve));
+    let threads = 0;
+    const countThread = () => {
+      threads += 1;
+    };
+    process.on("worker", countThread);
+    try {
+      const id = await artifactOf(connection);
+      await new Promise((resolve) => setImmediate(resolve));
+      const file = readFileSync(join(dir, `${id}.artifact`));
+      expect({
+        threads,
+        files: await readdir(dir),
+        bodySha256: createHash("sha256")
+          .update(file.subarray(0, Buffer.byteLength(text)))
+          .digest("hex"),
+      }).toEqual({ threads: 0, files: [`${id}.artifact`], bodySha256: sha256 });
+    } finally {
+      process.off("worker", countThread);
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   deriveAtRestKeys,
   type StagedBody,
 } from "@bounded-mcp/stores";
+import { writeOnHashingThread } from "../bounding/hash-off-thread.js";
 import type { AdapterSettings } from "../config/resolve-settings.js";
 import { type Logger, SILENT_LOGGER } from "../logging/logger.js";
 
@@ -132,6 +133,9 @@ export function createStoreFromSettings(
           ...(quota === undefined ? {} : { quotaBytes: quota }),
           ...shareOf(quota ?? DEFAULT_FS_QUOTA_BYTES),
           clock,
+          // The bounder's hashing thread writes a large staged body it hashes anyway: one
+          // helper thread per payload, not two.
+          writeLargeBody: writeOnHashingThread,
         });
         return sealedWhenAsked(settings, logger, backend);
       },

@@ -158,7 +158,8 @@ function descriptorHandle(fd: number): DescriptorHandle {
  * (the bounder parses the payload next, for hundreds of milliseconds on a large one); with it,
  * the writes start once `prepare` settles and the event loop runs. A body of
  * WRITE_OFF_THREAD_MIN_BYTES or more in shared memory, staged without `prepare`, is written by a
- * thread of its own that ends when done (writeOffThread) and is not kept in the StagedFile: once
+ * thread of its own that ends when done (writeOffThread), or by `writeLarge` when given (a thread
+ * that already holds the bytes, see FsStoreOptions.writeLargeBody), and is not kept in the StagedFile: once
  * the caller drops its references too, the bytes are freed by the next garbage collection, even
  * one during that long synchronous task. Finish it with
  * completeStaged, or drop it with discardStaged; a crash leaves a temp file that is never read
@@ -169,6 +170,7 @@ export function stageBody(
   body: Uint8Array,
   label: string,
   prepare?: () => Promise<void>,
+  writeLarge?: (fd: number, bytes: Uint8Array) => Promise<void> | undefined,
 ): StagedFile {
   const name = `${TEMP_FILE_PREFIX}${THIS_WRITER}-${label}-${randomBytes(6).toString("hex")}`;
   const path = join(dir, name);
@@ -180,7 +182,7 @@ export function stageBody(
     handle !== undefined &&
     body.buffer instanceof SharedArrayBuffer &&
     byteLength >= WRITE_OFF_THREAD_MIN_BYTES
-      ? writeReleased(handle, body)
+      ? writeReleased(handle, body, writeLarge)
       : undefined;
   const written = released ?? writeKept(path, body, handle, prepare);
   // The caller awaits it in completeStaged or discardStaged; this only keeps an early failure
@@ -211,8 +213,9 @@ function openAtOnce(path: string): DescriptorHandle | undefined {
 function writeReleased(
   handle: DescriptorHandle,
   body: Uint8Array,
+  writeLarge: ((fd: number, bytes: Uint8Array) => Promise<void> | undefined) | undefined,
 ): Promise<StagedFileHandle> | undefined {
-  const writing = writeOffThread(handle.fd, body);
+  const writing = writeLarge?.(handle.fd, body) ?? writeOffThread(handle.fd, body);
   if (writing === undefined) return undefined;
   return writing.then(
     () => handle,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -146,5 +146,53 @@ describe("fs store staging", () => {
       files: await readdir(dir),
     }).toEqual({ sha256: sha256(body), files: [`${meta.id}.artifact`] });
     await store.dispose();
+  });
+
+  it("writes a large shared body with writeLargeBody when given (no thread of its own), and with its own thread when that declines", async () => {
+    const root = await mkdtemp(join(tmpdir(), "fs-staging-"));
+    folders.push(root);
+    const calls: number[] = [];
+    let decline = false;
+    const store = createFsStore({
+      dir: root,
+      clock: createTestClock(0),
+      sweepIntervalMs: 0,
+      // A writer on this thread, for the test: what the bounder's hashing thread does off it.
+      writeLargeBody: (fd, bytes) => {
+        calls.push(bytes.byteLength);
+        if (decline) return undefined;
+        for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
+        return Promise.resolve();
+      },
+    });
+    await store.sweep();
+    let threads = 0;
+    const countThread = () => {
+      threads += 1;
+    };
+    process.on("worker", countThread);
+    try {
+      const read = [];
+      for (const [index, declined] of [false, true].entries()) {
+        decline = declined;
+        const body = Buffer.from(new SharedArrayBuffer(WRITE_OFF_THREAD_MIN_BYTES + index));
+        for (let i = 0; i < body.length; i++) body[i] = (i * 31 + index) % 251;
+        const meta = metaFor(testArtifactId(20 + index), body);
+        await store.stage(body).commit(meta, { sha256FromBody: true });
+        const got = await store.get(meta.id);
+        read.push(got !== null && "body" in got && got.body.equals(body));
+        // The thread started for the declined write: process emits "worker" on the next tick.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (index === 0) expect(threads).toBe(0);
+      }
+      expect({ calls, read, threads }).toEqual({
+        calls: [WRITE_OFF_THREAD_MIN_BYTES, WRITE_OFF_THREAD_MIN_BYTES + 1],
+        read: [true, true],
+        threads: 1,
+      });
+    } finally {
+      process.off("worker", countThread);
+      await store.dispose();
+    }
   });
 });

@@ -63,6 +63,16 @@ export interface FsStoreOptions {
    * remembers it; an expired file not yet swept reads as expired in every process.
    */
   expiredGraceMs?: number;
+  /**
+   * Writes a large staged body in shared memory (WRITE_OFF_THREAD_MIN_BYTES or more) at the start
+   * of its open temp file on a thread that already holds the bytes, instead of a thread started
+   * for the write: the bounder passes its hashing thread's (writeOnHashingThread of
+   * `@bounded-mcp/mcp-adapter`), so one helper thread writes, hashes and tests a payload (a thread
+   * costs about 8 MiB and 30 ms of CPU). It must not keep the bytes once written, and resolves
+   * when all are written or rejects with the write's error; undefined means it cannot (the store
+   * starts its own thread). Default: a one-shot thread per body (writeOffThread).
+   */
+  writeLargeBody?: ((fd: number, bytes: Uint8Array) => Promise<void> | undefined) | undefined;
 }
 
 /** The filesystem store's default byte quota: 1 GiB. */
@@ -96,6 +106,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
   const clock = options.clock ?? Date.now;
   const durable = options.durable ?? false;
   const logger = options.logger ?? SILENT_STORE_LOGGER;
+  const writeLargeBody = options.writeLargeBody;
   const lifecycle = createLifecycle(STORE);
   const idLock = createKeyedLock();
   const quotaLock = createKeyedLock();
@@ -359,7 +370,7 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       // Once the folder is prepared, the body's writes start before stage() returns (stageBody).
       // No closure here refers to `body`: a body written by its own thread (file.body unset) is
       // then held by nothing of this store.
-      const file = stageBody(dir, body, "staged", prepared ? undefined : ready);
+      const file = stageBody(dir, body, "staged", prepared ? undefined : ready, writeLargeBody);
       staged.add(file);
       const drop = async () => {
         staged.delete(file);
