@@ -83,7 +83,7 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
         },
         error: {
           code: "ARTIFACT_TOO_LARGE",
-          message: `The result of upstream "fixture" is ${byteLength} bytes, over the relay's limit of ${64 * MEBIBYTE} bytes; it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields).`,
+          message: `The result of upstream "fixture" is ${byteLength} bytes, over the relay's message cap of ${64 * MEBIBYTE} bytes (the relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.`,
           details: { byteLength, limit: 64 * MEBIBYTE },
         },
         guidance:
