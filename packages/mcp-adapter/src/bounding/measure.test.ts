@@ -125,4 +125,23 @@ describe("measureResult", () => {
       receivedJson: wire,
     });
   });
+
+  it("counts structuredContent as the text it arrived as when that text is the longer (literals a relay writes on)", () => {
+    const wire = `{"v":[${Array.from({ length: 500 }, () => "1e-400").join(",")}]}`;
+    const structuredContent = JSON.parse(wire) as Record<string, unknown>;
+    Object.defineProperty(structuredContent, Symbol.for("@bounded-mcp/received-json"), {
+      value: () => wire,
+      enumerable: false,
+    });
+    const result: CallToolResult = { content: [{ type: "text", text: "t" }], structuredContent };
+    const asWritten = Buffer.byteLength(
+      JSON.stringify({ ...result, structuredContent: 0 }).replace(/0}$/, `${wire}}`),
+    );
+    expect([
+      measureResult(result, asWritten).bytes,
+      measureResult(result, asWritten).oversized,
+      measureResult(result, asWritten - 1).oversized,
+    ]).toEqual([asWritten, false, true]);
+    expect(JSON.stringify(structuredContent).length).toBeLessThan(wire.length / 3);
+  });
 });

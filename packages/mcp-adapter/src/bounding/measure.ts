@@ -68,7 +68,9 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
  * arrived as, when its transport kept it, else nothing). Otherwise the lower bound
  * (payload lengths, structuredContent as its compact JSON, kept for storing) is summed first, and
  * the exact size is computed only when that bound is within `inlineBytes`, reusing the
- * structuredContent JSON. structuredContent of any depth is serialized (iteratively past
+ * structuredContent JSON; when the text structuredContent arrived as is longer (literals a double
+ * does not hold, which a relay writes on as received), that text is what is counted.
+ * structuredContent of any depth is serialized (iteratively past
  * JSON.stringify's stack limit) and, when too deep for JSON.stringify, counts as oversized:
  * stored and replaced by the envelope, never sent as is.
  */
@@ -83,11 +85,21 @@ export function measureResult(result: CallToolResult, inlineBytes: number): Meas
   const structured =
     result.structuredContent === undefined ? undefined : serializeJson(result.structuredContent);
   const structuredJson = structured?.text;
-  const lowerBound = contentBytes + (structuredJson === undefined ? 0 : structuredJson.length);
+  // A relay's stdio transport writes structuredContent on as the text it arrived as when that
+  // text holds number literals a double does not hold (SPEC.md §10), which may be longer than
+  // their doubles' JSON (`1e-400` is `0`): the longer of the two is what may reach the model.
+  const receivedJson = receivedJsonOf(result.structuredContent);
+  const wireJson =
+    receivedJson !== undefined &&
+    structuredJson !== undefined &&
+    receivedJson.length > structuredJson.length
+      ? receivedJson
+      : structuredJson;
+  const lowerBound = contentBytes + (wireJson === undefined ? 0 : wireJson.length);
   // Nested too deep for JSON.stringify, it could not be sent as is: bounded whatever its size.
   if (lowerBound > inlineBytes || structured?.tooDeep === true) {
-    return { bytes: lowerBound, oversized: true, structuredJson };
+    return { bytes: lowerBound, oversized: true, structuredJson, receivedJson };
   }
-  const exact = exactBytes(result, structuredJson);
-  return { bytes: exact, oversized: exact > inlineBytes, structuredJson };
+  const exact = exactBytes(result, wireJson);
+  return { bytes: exact, oversized: exact > inlineBytes, structuredJson, receivedJson };
 }
