@@ -68,7 +68,57 @@ export interface PageSpec {
   sourceTruncated: boolean;
   /** The cursor of the page starting at `offset` (`position`: where a scan resumes, textSearch). */
   nextCursor: (offset: number, position?: number) => string;
+  /**
+   * The envelope texts every page of one cached view shares (EnvelopeMemo, kept with the view's
+   * state): an array page's text is then written from them and the page's own values instead of
+   * serializing the envelope again. Undefined: the envelope is serialized per page.
+   */
+  envelope?: EnvelopeMemo | undefined;
 }
+
+/**
+ * What the pages of one cached collection view share of their envelope's text (buildPage fills
+ * it on the view's first array page and checks it on every later one): valid only for pages of
+ * one view state, whose filter counts, aggregate rows and plan never change.
+ */
+export interface EnvelopeMemo {
+  template: EnvelopeTemplate | null;
+}
+
+/** An envelope's text cut around the members a page writes (see templatedFinish); read-only. */
+export interface EnvelopeTemplate {
+  // What the constant texts were written from, checked on every page that uses them.
+  readonly artifactId: string;
+  readonly responsePath: string;
+  readonly total: number;
+  readonly warning: unknown;
+  readonly unit: PageUnit | undefined;
+  readonly sourceTruncated: boolean;
+  readonly extensions: unknown;
+  readonly aggregateSkipped: number | undefined;
+  readonly normalizedFields: unknown;
+  readonly inferredResponsePath: string | undefined;
+  /** fieldsResolved's labels in order (null: no fieldsResolved). */
+  readonly fieldLabels: readonly string[] | null;
+  /**
+   * The envelope's text between the page's own members: pieces[0], the page, pieces[1], then
+   * the VARIABLE_MEMBERS values and each fieldsResolved count, each followed by its piece.
+   */
+  readonly pieces: readonly string[];
+  /** UTF-8 bytes of all pieces. */
+  readonly bytes: number;
+}
+
+/** The responseMeta members a page of a view writes itself, in the order buildMeta writes them. */
+const VARIABLE_MEMBERS = [
+  "truncated",
+  "complete",
+  "truncationReason",
+  "returnedCount",
+  "remainingCount",
+  "nextCursor",
+  "serializedBytes",
+] as const;
 
 /**
  * Counts fields over the returned page's elements (indices offset..offset+n-1); `projected`,
@@ -298,6 +348,166 @@ interface Finished {
   text?: ExactText;
 }
 
+/** A slot string for the envelope template (never a value a page writes: it holds NUL). */
+function templateSlot(index: number): string {
+  return `\u0000bounded-mcp envelope slot ${index}\u0000`;
+}
+
+/**
+ * The template of this page's envelope: the shell serialized once with a slot string for the
+ * page and for each member the page writes itself (VARIABLE_MEMBERS, the fieldsResolved counts),
+ * cut at the slots. Null when a slot is not found exactly once and in order, or the shell holds
+ * an ExactNumber: then every page serializes its envelope.
+ */
+function buildTemplate(
+  spec: PageSpec,
+  draft: Draft,
+  meta: Record<string, unknown>,
+): EnvelopeTemplate | null {
+  const resolved = meta.fieldsResolved as Record<string, number> | undefined;
+  const fieldLabels = resolved === undefined ? null : Object.keys(resolved);
+  const slots: string[] = [];
+  const shellMeta = fastRecord();
+  for (const key of Object.keys(meta)) shellMeta[key] = meta[key];
+  for (const member of VARIABLE_MEMBERS) {
+    slots.push(templateSlot(slots.length + 1));
+    shellMeta[member] = slots[slots.length - 1];
+  }
+  if (fieldLabels !== null) {
+    const counts = fastRecord();
+    for (const label of fieldLabels) {
+      slots.push(templateSlot(slots.length + 1));
+      counts[label] = slots[slots.length - 1];
+    }
+    shellMeta.fieldsResolved = counts;
+  }
+  const shell = render(spec, { ...draft, values: [], keys: [] }, shellMeta) as QueryResult &
+    Record<string, unknown>;
+  shell.response = templateSlot(0);
+  const written = stringifyExact(shell);
+  if (written === undefined || written.count > 0) return null;
+  const text = written.text;
+  const pieces: string[] = [];
+  let from = 0;
+  for (let index = 0; index <= slots.length; index += 1) {
+    const slotText = JSON.stringify(index === 0 ? templateSlot(0) : slots[index - 1]);
+    const at = text.indexOf(slotText, from);
+    if (at < 0 || text.indexOf(slotText, at + slotText.length) >= 0) return null;
+    pieces.push(text.slice(from, at));
+    from = at + slotText.length;
+  }
+  pieces.push(text.slice(from));
+  let bytes = 0;
+  for (const piece of pieces) bytes += utf8Length(piece);
+  return {
+    artifactId: spec.artifactId,
+    responsePath: spec.responsePath,
+    total: spec.total,
+    warning: meta.warning,
+    unit: spec.unit,
+    sourceTruncated: spec.sourceTruncated,
+    extensions: meta.extensions,
+    aggregateSkipped: spec.aggregateSkipped,
+    normalizedFields: meta.normalizedFields,
+    inferredResponsePath: spec.inferredResponsePath,
+    fieldLabels,
+    pieces,
+    bytes,
+  };
+}
+
+/** Whether the template was written from this page's constant members. */
+function fitsTemplate(
+  template: EnvelopeTemplate,
+  spec: PageSpec,
+  meta: Record<string, unknown>,
+): boolean {
+  return (
+    template.artifactId === spec.artifactId &&
+    template.responsePath === spec.responsePath &&
+    template.total === spec.total &&
+    template.warning === meta.warning &&
+    template.unit === spec.unit &&
+    template.sourceTruncated === spec.sourceTruncated &&
+    template.extensions === meta.extensions &&
+    template.aggregateSkipped === spec.aggregateSkipped &&
+    template.normalizedFields === meta.normalizedFields &&
+    template.inferredResponsePath === spec.inferredResponsePath &&
+    meta.inexactNumbers === undefined
+  );
+}
+
+/** The JSON text of a value a page writes into its envelope (a boolean, number, string or null). */
+function memberText(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * splicedFinish from the view's envelope template: the text is the template's pieces around the
+ * page and the page's own members (VARIABLE_MEMBERS, fieldsResolved counts), each written as
+ * JSON.stringify writes it, so the text is byte for byte the serialization of the result. Null
+ * (the caller serializes the envelope) when no template fits this page.
+ */
+function templatedFinish(
+  spec: PageSpec,
+  draft: Draft,
+  texts: string[],
+  meta: Record<string, unknown>,
+  memo: EnvelopeMemo,
+): Finished | null {
+  let template = memo.template;
+  if (template === null || !fitsTemplate(template, spec, meta)) {
+    template = buildTemplate(spec, draft, meta);
+    memo.template = template;
+    if (template === null) return null;
+  }
+  const pieces = template.pieces;
+  const labels = template.fieldLabels;
+  const resolved = meta.fieldsResolved as Record<string, number> | undefined;
+  if ((labels === null) !== (resolved === undefined)) return null;
+  const values: string[] = [];
+  let bytesAt = -1;
+  let variableBytes = 0;
+  for (const member of VARIABLE_MEMBERS) {
+    if (member === "serializedBytes") {
+      bytesAt = values.length;
+      values.push("");
+      continue;
+    }
+    const written = memberText(meta[member]);
+    variableBytes += utf8Length(written);
+    values.push(written);
+  }
+  if (labels !== null && resolved !== undefined) {
+    let count = 0;
+    for (const label in resolved) {
+      if (labels[count] !== label) return null;
+      const written = String(resolved[label]);
+      variableBytes += written.length;
+      values.push(written);
+      count += 1;
+    }
+    if (count !== labels.length) return null;
+  }
+  const page = draft.arrayText ?? `[${texts.join(",")}]`;
+  // The page is its elements' bytes (separators in draft.used) and its brackets.
+  const withoutCount = template.bytes + draft.used + 2 + variableBytes;
+  let bytes = withoutCount + 1;
+  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  meta.serializedBytes = bytes;
+  values[bytesAt] = String(bytes);
+  let text = (pieces[0] as string) + page;
+  for (let index = 0; index < values.length; index += 1) {
+    text += (pieces[index + 1] as string) + (values[index] as string);
+  }
+  text += pieces[pieces.length - 1] as string;
+  return {
+    result: render(spec, draft, meta),
+    bytes,
+    text: { text, count: draft.exactCount },
+  };
+}
+
 /**
  * The envelope of an array page spliced from the element texts measured while fitting: the
  * envelope is serialized once with a slot string for the page and one for serializedBytes, and
@@ -355,6 +565,10 @@ function splicedFinish(
 function finish(spec: PageSpec, draft: Draft): Finished {
   const meta = buildMeta(spec, draft, false, 0);
   if (spec.layout.kind === "array" && draft.texts !== null) {
+    if (spec.envelope !== undefined && draft.exactCount === 0) {
+      const templated = templatedFinish(spec, draft, draft.texts, meta, spec.envelope);
+      if (templated !== null) return templated;
+    }
     const spliced = splicedFinish(spec, draft, draft.texts, meta);
     if (spliced !== null) return spliced;
   }

@@ -20,6 +20,7 @@ import { planDescribe } from "./describe.js";
 import { fastRecord, isJsonObject } from "./json-values.js";
 import {
   buildPage,
+  type EnvelopeMemo,
   type FieldCounts,
   type PageElement,
   type PageLayout,
@@ -53,6 +54,8 @@ interface CollectionViewState {
   sorted: SortedView | undefined;
   /** What the check of `fields` warned (it passed: a failing check throws and keeps nothing). */
   fieldWarnings: string[] | undefined;
+  /** The envelope texts the view's pages share (filled by its first array page). */
+  readonly envelope: EnvelopeMemo;
 }
 
 function stateBytes(state: CollectionViewState): number {
@@ -62,7 +65,24 @@ function stateBytes(state: CollectionViewState): number {
   if (state.aggregated !== undefined) bytes += rowsBytes(state.aggregated.rows);
   if (state.sorted !== undefined) bytes += sortedViewBytes(state.sorted);
   for (const warning of state.fieldWarnings ?? []) bytes += stringBytes(warning);
+  const template = state.envelope.template;
+  if (template !== null) {
+    bytes += OBJECT_BYTES + arrayBytes(template.pieces.length);
+    for (const piece of template.pieces) bytes += stringBytes(piece);
+  }
   return bytes;
+}
+
+/**
+ * After a page of a cached view: keeps the state again when the page filled its envelope
+ * template (once per view), so the cache counts the template's texts.
+ */
+function rememberTemplate(
+  views: ViewSlot | null,
+  state: CollectionViewState,
+  hadTemplate: boolean,
+): void {
+  if (!hadTemplate && state.envelope.template !== null) remember(views, state);
 }
 
 /** A copy of one filter's counts (an anyOf's inner counts copied too). */
@@ -251,6 +271,7 @@ export function* pageCollection(
     aggregated: undefined,
     sorted: undefined,
     fieldWarnings: undefined,
+    envelope: { template: null },
   };
   let changed = cached === undefined;
   const filtered = state.filtered;
@@ -259,7 +280,9 @@ export function* pageCollection(
   const extra: PageExtra = {
     filtersApplied: filtered.applied === undefined ? undefined : filtered.applied.map(copyApplied),
     countFields: undefined,
+    envelope: views === null ? undefined : state.envelope,
   };
+  const hadTemplate = state.envelope.template !== null;
   if (plan.aggregate !== null) {
     if (state.aggregated === undefined) {
       state.aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
@@ -269,7 +292,9 @@ export function* pageCollection(
     const aggregated = state.aggregated;
     const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
     if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
-    return yield* pageRows(plan, state, views, base, notes, pointer, extra);
+    const rows = yield* pageRows(plan, state, views, base, notes, pointer, extra);
+    rememberTemplate(views, state, hadTemplate);
+    return rows;
   }
   const total = indices === null ? items.length : indices.length;
   let positions: Int32Array | null = null;
@@ -312,7 +337,7 @@ export function* pageCollection(
     } else base.warnings.push(...state.fieldWarnings);
     extra.countFields = countCollectionFields.bind(page);
   }
-  return buildPage(
+  const result = buildPage(
     arrayPageSpec(base, extra, notes, {
       unit,
       total,
@@ -320,6 +345,8 @@ export function* pageCollection(
       elementAt: collectionElement.bind(page),
     }),
   );
+  rememberTemplate(views, state, hadTemplate);
+  return result;
 }
 
 /** Pages aggregate rows (`pageUnit: "rows"`), sorted by `sort` when given (row labels first). */
@@ -375,14 +402,22 @@ type PagePart = Pick<
   "layout" | "unit" | "total" | "limit" | "elementAt" | "compactionReason" | "matchLimited"
 > & { countFields?: FieldCounts | undefined };
 
-/** The filter counts and field counter of a collection page (every member set, maybe undefined). */
+/**
+ * The filter counts, field counter and envelope memo of a collection page (every member set,
+ * maybe undefined).
+ */
 interface PageExtra {
   filtersApplied: FilterApplied[] | undefined;
   countFields: FieldCounts | undefined;
+  envelope: EnvelopeMemo | undefined;
 }
 
 /** The PageExtra of a page without filters or fields. */
-const NO_EXTRA: PageExtra = Object.freeze({ filtersApplied: undefined, countFields: undefined });
+const NO_EXTRA: PageExtra = Object.freeze({
+  filtersApplied: undefined,
+  countFields: undefined,
+  envelope: undefined,
+});
 
 /**
  * The PageSpec of one page, member by member: what every page of the request shares (base), the
@@ -422,6 +457,7 @@ function pageSpecOf(
     inferredResponsePath: notes.inferredResponsePath,
     sourceTruncated: base.sourceTruncated,
     nextCursor: base.nextCursor,
+    envelope: extra.envelope,
   };
 }
 
