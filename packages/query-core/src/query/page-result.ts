@@ -69,6 +69,11 @@ export interface PageSpec {
   /** The cursor of the page starting at `offset` (`position`: where a scan resumes, textSearch). */
   nextCursor: (offset: number, position?: number) => string;
   /**
+   * The value `elementAt(index)` gives, without its pointer: what an array page serialized as one
+   * array reads for its candidates after the first (undefined: elementAt).
+   */
+  valueAt?: ((index: number) => unknown) | undefined;
+  /**
    * The envelope texts every page of one cached view shares (EnvelopeMemo, kept with the view's
    * state): an array page's text is then written from them and the page's own values instead of
    * serializing the envelope again. Undefined: the envelope is serialized per page.
@@ -607,7 +612,10 @@ function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered 
   gathered.measures.push(sample);
   if (sample.text === undefined || sample.bytes > spec.inlineBytes) return gathered;
   if (spec.limit > 1 && (sample.bytes + 1) * spec.limit * 2 <= spec.inlineBytes) {
-    if (gatherWhole(spec, gathered, draft)) return gathered;
+    const text = sample.text;
+    if (gatherWhole(spec, gathered, { bytes: sample.bytes, text, count: sample.count }, draft)) {
+      return gathered;
+    }
     if (gathered.elements.length === spec.limit) return gathered;
   }
   let used = sample.bytes;
@@ -634,40 +642,56 @@ function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered 
 }
 
 /**
- * Reads the rest of the page's candidates and serializes all of them as one array: one string
- * instead of one per element and a join (the array's text is its elements' texts joined by
- * commas). Declines (false; the candidates read stay in `gathered.elements`, the caller
- * measures them one by one) when a candidate has no text of its own (undefined, a function or
- * a symbol, which an array writes as null), the array is nested too deep, or the page passes
- * inlineBytes, where it cannot fit.
+ * Reads the rest of the page's candidates and serializes them as one array: one string instead
+ * of one per element and a join (an array's text is its elements' texts joined by commas). The
+ * first candidate's text is the sample's (gatherPage), so the page's text is `[`, that text, `,`
+ * and the rest's array text without its `[`: the first is not serialized twice. With
+ * `spec.valueAt` the rest are read as values only (no PageElement, no pointer). Declines (false;
+ * the candidates read by elementAt stay in `gathered.elements`, the caller measures the rest one
+ * by one) when a candidate has no text of its own (undefined, a function or a symbol, which an
+ * array writes as null), the array is nested too deep, or the page passes inlineBytes, where it
+ * cannot fit.
  */
-function gatherWhole(spec: PageSpec, gathered: Gathered, draft: Draft): boolean {
-  const values = new Array<unknown>(spec.limit);
-  values[0] = (gathered.elements[0] as PageElement).value;
+function gatherWhole(
+  spec: PageSpec,
+  gathered: Gathered,
+  sample: { bytes: number; text: string; count: number },
+  draft: Draft,
+): boolean {
+  const rest = new Array<unknown>(spec.limit - 1);
+  const valueAt = spec.valueAt;
   for (let position = 1; position < spec.limit; position += 1) {
-    const element = spec.elementAt(spec.offset + position);
-    gathered.elements.push(element);
-    const value = element.value;
+    let value: unknown;
+    if (valueAt !== undefined) value = valueAt(spec.offset + position);
+    else {
+      const element = spec.elementAt(spec.offset + position);
+      gathered.elements.push(element);
+      value = element.value;
+    }
     if (value === undefined || typeof value === "function" || typeof value === "symbol") {
       return false;
     }
-    values[position] = value;
+    rest[position - 1] = value;
   }
   let written: ExactText | undefined;
   try {
-    written = stringifyExact(values);
+    written = stringifyExact(rest);
   } catch (error) {
     if (error instanceof RangeError) return false;
     throw error;
   }
   if (written === undefined) return false;
-  const used = utf8Length(written.text) - 2;
+  const used = sample.bytes + 1 + utf8Length(written.text) - 2;
   if (used > spec.inlineBytes) return false;
+  const values = new Array<unknown>(spec.limit);
+  values[0] = (gathered.elements[0] as PageElement).value;
+  for (let position = 1; position < spec.limit; position += 1)
+    values[position] = rest[position - 1];
   draft.values = values;
   draft.used = used;
   draft.texts = [];
-  draft.arrayText = written.text;
-  draft.exactCount = written.count;
+  draft.arrayText = `[${sample.text},${written.text.slice(1)}`;
+  draft.exactCount = sample.count + written.count;
   gathered.whole = true;
   return true;
 }

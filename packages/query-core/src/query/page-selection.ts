@@ -175,6 +175,19 @@ function collectionElement(this: CollectionPage, index: number): PageElement {
   };
 }
 
+/** PageSpec.valueAt of a collection page (bound to its CollectionPage): elementAt's value. */
+function collectionValue(this: CollectionPage, index: number): unknown {
+  const original = originalIndexOf(this, index);
+  const item = this.items[original];
+  const fields = this.fields;
+  const emit = this.emit;
+  return fields !== null
+    ? project(item, original, fields)
+    : emit === undefined
+      ? item
+      : emit(item, original);
+}
+
 /**
  * fieldsResolved of a page (PageSpec.countFields, bound to its CollectionPage, whose `fields`
  * are set): per field, how many of the returned items it resolves on. Given the projected page
@@ -343,6 +356,7 @@ export function* pageCollection(
       total,
       limit: Math.min(base.pageSize, total - base.offset),
       elementAt: collectionElement.bind(page),
+      valueAt: collectionValue.bind(page),
     }),
   );
   rememberTemplate(views, state, hadTemplate);
@@ -400,7 +414,10 @@ function* pageRows(
 type PagePart = Pick<
   PageSpec,
   "layout" | "unit" | "total" | "limit" | "elementAt" | "compactionReason" | "matchLimited"
-> & { countFields?: FieldCounts | undefined };
+> & {
+  countFields?: FieldCounts | undefined;
+  valueAt?: ((index: number) => unknown) | undefined;
+};
 
 /**
  * The filter counts, field counter and envelope memo of a collection page (every member set,
@@ -458,6 +475,7 @@ function pageSpecOf(
     sourceTruncated: base.sourceTruncated,
     nextCursor: base.nextCursor,
     envelope: extra.envelope,
+    valueAt: page.valueAt,
   };
 }
 
@@ -466,7 +484,7 @@ function arrayPageSpec(
   base: PageBase,
   extra: PageExtra,
   notes: PlanNotes,
-  page: Pick<PageSpec, "unit" | "total" | "limit" | "elementAt">,
+  page: Pick<PageSpec, "unit" | "total" | "limit" | "elementAt" | "valueAt">,
 ): PageSpec {
   return pageSpecOf(base, extra, notes, {
     layout: ARRAY_LAYOUT,
@@ -474,6 +492,7 @@ function arrayPageSpec(
     total: page.total,
     limit: page.limit,
     elementAt: page.elementAt,
+    valueAt: page.valueAt,
     compactionReason: "item_size_limit",
     matchLimited: false,
   });
