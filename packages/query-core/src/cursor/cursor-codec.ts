@@ -1,5 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
-import { isFixedKeyRing, KEY_ID_PATTERN, type KeyRing, macOfParts } from "./key-ring.js";
+import {
+  finishPrefixedMac,
+  isFixedKeyRing,
+  KEY_ID_PATTERN,
+  type KeyRing,
+  macOfParts,
+  type PrefixedMac,
+  prefixedMacOf,
+} from "./key-ring.js";
 
 /** The first byte of every cursor; a new layout gets a new version. */
 export const CURSOR_VERSION = 1;
@@ -94,18 +102,120 @@ function expectationOf(claims: CursorExpectation): string {
 
 function rememberIssued(ring: KeyRing, cursor: string, claims: CursorClaims): void {
   if (!isFixedKeyRing(ring)) return;
+  recordIssued(ring, cursor, expectationOf(claims), claims.offset, claims.position);
+}
+
+function recordIssued(
+  ring: KeyRing,
+  cursor: string,
+  expectation: string,
+  offset: number,
+  position: number | undefined,
+): void {
   let issued = issuedCursors.get(ring);
   if (issued === undefined) {
     issued = new Map();
     issuedCursors.set(ring, issued);
   }
   issued.delete(cursor);
-  issued.set(cursor, {
-    claims: expectationOf(claims),
-    offset: claims.offset,
-    position: claims.position,
-  });
+  issued.set(cursor, { claims: expectation, offset, position });
   if (issued.size > ISSUED_LIMIT) issued.delete(issued.keys().next().value as string);
+}
+
+/**
+ * What signing the cursors of one view needs, laid out once: the MAC of its framed prefix
+ * (domain, version 1, kid, artifact id, scope hash, view hash) with room for the framed offset,
+ * and the cursor's bytes up to the offset (version, kid length, kid). Kept for the last
+ * SIGNER_LIMIT views signed (a ring createKeyRing built, cursors without a position), so a page
+ * frames, hashes and encodes only its offset.
+ */
+interface ViewSigner {
+  readonly ring: KeyRing;
+  readonly kid: string;
+  readonly artifactId: string;
+  readonly scopeHash: string;
+  readonly viewHash: string;
+  /** expectationKey of the claims (what the record of issued cursors keeps). */
+  readonly expectation: string;
+  readonly mac: PrefixedMac;
+  /** Version, kid length, kid; then room for the offset varint and the MAC. */
+  readonly bytes: Buffer;
+  readonly headerEnd: number;
+}
+
+const signers: ViewSigner[] = [];
+const SIGNER_LIMIT = 8;
+/** The framed offset: a 4-byte length and at most 16 decimal digits (a safe integer). */
+const MAX_COUNTS_BYTES = 4 + 16;
+
+/** The signer of the claims' view under `kid`, made when none is kept; null when none applies. */
+function signerOf(ring: KeyRing, kid: string, claims: CursorClaims): ViewSigner | null {
+  for (const signer of signers) {
+    if (
+      signer.ring === ring &&
+      signer.kid === kid &&
+      signer.viewHash === claims.viewHash &&
+      signer.artifactId === claims.artifactId &&
+      signer.scopeHash === claims.scopeHash
+    ) {
+      return signer;
+    }
+  }
+  if (!isFixedKeyRing(ring)) return null;
+  const mac = prefixedMacOf(ring, kid, framedPrefix(kid, claims), MAX_COUNTS_BYTES);
+  if (mac === null) return null;
+  const bytes = Buffer.alloc(2 + kid.length + MAX_VARINT_BYTES + CURSOR_MAC_BYTES);
+  bytes[0] = CURSOR_VERSION;
+  bytes[1] = kid.length;
+  const headerEnd = 2 + bytes.write(kid, 2, "latin1");
+  const signer: ViewSigner = {
+    ring,
+    kid,
+    artifactId: claims.artifactId,
+    scopeHash: claims.scopeHash,
+    viewHash: claims.viewHash,
+    expectation: expectationOf(claims),
+    mac,
+    bytes,
+    headerEnd,
+  };
+  signers.unshift(signer);
+  if (signers.length > SIGNER_LIMIT) signers.pop();
+  return signer;
+}
+
+/**
+ * encodeCursor of a cursor without a position, by the view's signer: the same bytes (the framed
+ * offset written after the kept prefix, the same HMAC, the same layout), nothing framed again.
+ */
+function encodeWithSigner(signer: ViewSigner, offset: number): string {
+  const digits = String(offset);
+  const mac = signer.mac;
+  const message = mac.message;
+  const at = mac.prefixEnd;
+  // The framed offset: its length as 4 bytes big-endian (at most 16), then its ASCII digits.
+  message[at] = 0;
+  message[at + 1] = 0;
+  message[at + 2] = 0;
+  message[at + 3] = digits.length;
+  for (let index = 0; index < digits.length; index += 1) {
+    message[at + 4 + index] = digits.charCodeAt(index);
+  }
+  const full = finishPrefixedMac(mac, 4 + digits.length);
+  const bytes = signer.bytes;
+  let end = writeVarint(bytes, signer.headerEnd, offset);
+  for (let index = 0; index < CURSOR_MAC_BYTES; index += 1) {
+    bytes[end + index] = full.charCodeAt(index);
+  }
+  end += CURSOR_MAC_BYTES;
+  const cursor = bytes.toString("base64url", 0, end);
+  if (cursor.length > MAX_CURSOR_CHARS) {
+    throw new RangeError(
+      `the cursor would be ${cursor.length} characters, over ${MAX_CURSOR_CHARS}`,
+    );
+  }
+  recordIssued(signer.ring, cursor, signer.expectation, offset, undefined);
+  return cursor;
 }
 
 function checkCount(name: string, value: number): void {
@@ -126,6 +236,10 @@ export function encodeCursor(ring: KeyRing, claims: CursorClaims): string {
   checkCount("offset", claims.offset);
   if (claims.position !== undefined) checkCount("position", claims.position);
   const kid = ring.signingKid;
+  if (claims.position === undefined) {
+    const signer = signerOf(ring, kid, claims);
+    if (signer !== null) return encodeWithSigner(signer, claims.offset);
+  }
   const mac = truncatedMac(ring, kid, claims);
   if (mac === null) throw new RangeError("the key ring cannot sign with its own signing kid");
   const version = claims.position === undefined ? CURSOR_VERSION : CURSOR_VERSION_WITH_POSITION;

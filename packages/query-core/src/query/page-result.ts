@@ -68,7 +68,62 @@ export interface PageSpec {
   sourceTruncated: boolean;
   /** The cursor of the page starting at `offset` (`position`: where a scan resumes, textSearch). */
   nextCursor: (offset: number, position?: number) => string;
+  /**
+   * The value `elementAt(index)` gives, without its pointer: what an array page serialized as one
+   * array reads for its candidates after the first (undefined: elementAt).
+   */
+  valueAt?: ((index: number) => unknown) | undefined;
+  /**
+   * The envelope texts every page of one cached view shares (EnvelopeMemo, kept with the view's
+   * state): an array page's text is then written from them and the page's own values instead of
+   * serializing the envelope again. Undefined: the envelope is serialized per page.
+   */
+  envelope?: EnvelopeMemo | undefined;
 }
+
+/**
+ * What the pages of one cached collection view share of their envelope's text (buildPage fills
+ * it on the view's first array page and checks it on every later one): valid only for pages of
+ * one view state, whose filter counts, aggregate rows and plan never change.
+ */
+export interface EnvelopeMemo {
+  template: EnvelopeTemplate | null;
+}
+
+/** An envelope's text cut around the members a page writes (see templatedFinish); read-only. */
+export interface EnvelopeTemplate {
+  // What the constant texts were written from, checked on every page that uses them.
+  readonly artifactId: string;
+  readonly responsePath: string;
+  readonly total: number;
+  readonly warning: unknown;
+  readonly unit: PageUnit | undefined;
+  readonly sourceTruncated: boolean;
+  readonly extensions: unknown;
+  readonly aggregateSkipped: number | undefined;
+  readonly normalizedFields: unknown;
+  readonly inferredResponsePath: string | undefined;
+  /** fieldsResolved's labels in order (null: no fieldsResolved). */
+  readonly fieldLabels: readonly string[] | null;
+  /**
+   * The envelope's text between the page's own members: pieces[0], the page, pieces[1], then
+   * the VARIABLE_MEMBERS values and each fieldsResolved count, each followed by its piece.
+   */
+  readonly pieces: readonly string[];
+  /** UTF-8 bytes of all pieces. */
+  readonly bytes: number;
+}
+
+/** The responseMeta members a page of a view writes itself, in the order buildMeta writes them. */
+const VARIABLE_MEMBERS = [
+  "truncated",
+  "complete",
+  "truncationReason",
+  "returnedCount",
+  "remainingCount",
+  "nextCursor",
+  "serializedBytes",
+] as const;
 
 /**
  * Counts fields over the returned page's elements (indices offset..offset+n-1); `projected`,
@@ -298,6 +353,166 @@ interface Finished {
   text?: ExactText;
 }
 
+/** A slot string for the envelope template (never a value a page writes: it holds NUL). */
+function templateSlot(index: number): string {
+  return `\u0000bounded-mcp envelope slot ${index}\u0000`;
+}
+
+/**
+ * The template of this page's envelope: the shell serialized once with a slot string for the
+ * page and for each member the page writes itself (VARIABLE_MEMBERS, the fieldsResolved counts),
+ * cut at the slots. Null when a slot is not found exactly once and in order, or the shell holds
+ * an ExactNumber: then every page serializes its envelope.
+ */
+function buildTemplate(
+  spec: PageSpec,
+  draft: Draft,
+  meta: Record<string, unknown>,
+): EnvelopeTemplate | null {
+  const resolved = meta.fieldsResolved as Record<string, number> | undefined;
+  const fieldLabels = resolved === undefined ? null : Object.keys(resolved);
+  const slots: string[] = [];
+  const shellMeta = fastRecord();
+  for (const key of Object.keys(meta)) shellMeta[key] = meta[key];
+  for (const member of VARIABLE_MEMBERS) {
+    slots.push(templateSlot(slots.length + 1));
+    shellMeta[member] = slots[slots.length - 1];
+  }
+  if (fieldLabels !== null) {
+    const counts = fastRecord();
+    for (const label of fieldLabels) {
+      slots.push(templateSlot(slots.length + 1));
+      counts[label] = slots[slots.length - 1];
+    }
+    shellMeta.fieldsResolved = counts;
+  }
+  const shell = render(spec, { ...draft, values: [], keys: [] }, shellMeta) as QueryResult &
+    Record<string, unknown>;
+  shell.response = templateSlot(0);
+  const written = stringifyExact(shell);
+  if (written === undefined || written.count > 0) return null;
+  const text = written.text;
+  const pieces: string[] = [];
+  let from = 0;
+  for (let index = 0; index <= slots.length; index += 1) {
+    const slotText = JSON.stringify(index === 0 ? templateSlot(0) : slots[index - 1]);
+    const at = text.indexOf(slotText, from);
+    if (at < 0 || text.indexOf(slotText, at + slotText.length) >= 0) return null;
+    pieces.push(text.slice(from, at));
+    from = at + slotText.length;
+  }
+  pieces.push(text.slice(from));
+  let bytes = 0;
+  for (const piece of pieces) bytes += utf8Length(piece);
+  return {
+    artifactId: spec.artifactId,
+    responsePath: spec.responsePath,
+    total: spec.total,
+    warning: meta.warning,
+    unit: spec.unit,
+    sourceTruncated: spec.sourceTruncated,
+    extensions: meta.extensions,
+    aggregateSkipped: spec.aggregateSkipped,
+    normalizedFields: meta.normalizedFields,
+    inferredResponsePath: spec.inferredResponsePath,
+    fieldLabels,
+    pieces,
+    bytes,
+  };
+}
+
+/** Whether the template was written from this page's constant members. */
+function fitsTemplate(
+  template: EnvelopeTemplate,
+  spec: PageSpec,
+  meta: Record<string, unknown>,
+): boolean {
+  return (
+    template.artifactId === spec.artifactId &&
+    template.responsePath === spec.responsePath &&
+    template.total === spec.total &&
+    template.warning === meta.warning &&
+    template.unit === spec.unit &&
+    template.sourceTruncated === spec.sourceTruncated &&
+    template.extensions === meta.extensions &&
+    template.aggregateSkipped === spec.aggregateSkipped &&
+    template.normalizedFields === meta.normalizedFields &&
+    template.inferredResponsePath === spec.inferredResponsePath &&
+    meta.inexactNumbers === undefined
+  );
+}
+
+/** The JSON text of a value a page writes into its envelope (a boolean, number, string or null). */
+function memberText(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * splicedFinish from the view's envelope template: the text is the template's pieces around the
+ * page and the page's own members (VARIABLE_MEMBERS, fieldsResolved counts), each written as
+ * JSON.stringify writes it, so the text is byte for byte the serialization of the result. Null
+ * (the caller serializes the envelope) when no template fits this page.
+ */
+function templatedFinish(
+  spec: PageSpec,
+  draft: Draft,
+  texts: string[],
+  meta: Record<string, unknown>,
+  memo: EnvelopeMemo,
+): Finished | null {
+  let template = memo.template;
+  if (template === null || !fitsTemplate(template, spec, meta)) {
+    template = buildTemplate(spec, draft, meta);
+    memo.template = template;
+    if (template === null) return null;
+  }
+  const pieces = template.pieces;
+  const labels = template.fieldLabels;
+  const resolved = meta.fieldsResolved as Record<string, number> | undefined;
+  if ((labels === null) !== (resolved === undefined)) return null;
+  const values: string[] = [];
+  let bytesAt = -1;
+  let variableBytes = 0;
+  for (const member of VARIABLE_MEMBERS) {
+    if (member === "serializedBytes") {
+      bytesAt = values.length;
+      values.push("");
+      continue;
+    }
+    const written = memberText(meta[member]);
+    variableBytes += utf8Length(written);
+    values.push(written);
+  }
+  if (labels !== null && resolved !== undefined) {
+    let count = 0;
+    for (const label in resolved) {
+      if (labels[count] !== label) return null;
+      const written = String(resolved[label]);
+      variableBytes += written.length;
+      values.push(written);
+      count += 1;
+    }
+    if (count !== labels.length) return null;
+  }
+  const page = draft.arrayText ?? `[${texts.join(",")}]`;
+  // The page is its elements' bytes (separators in draft.used) and its brackets.
+  const withoutCount = template.bytes + draft.used + 2 + variableBytes;
+  let bytes = withoutCount + 1;
+  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  meta.serializedBytes = bytes;
+  values[bytesAt] = String(bytes);
+  let text = (pieces[0] as string) + page;
+  for (let index = 0; index < values.length; index += 1) {
+    text += (pieces[index + 1] as string) + (values[index] as string);
+  }
+  text += pieces[pieces.length - 1] as string;
+  return {
+    result: render(spec, draft, meta),
+    bytes,
+    text: { text, count: draft.exactCount },
+  };
+}
+
 /**
  * The envelope of an array page spliced from the element texts measured while fitting: the
  * envelope is serialized once with a slot string for the page and one for serializedBytes, and
@@ -355,6 +570,10 @@ function splicedFinish(
 function finish(spec: PageSpec, draft: Draft): Finished {
   const meta = buildMeta(spec, draft, false, 0);
   if (spec.layout.kind === "array" && draft.texts !== null) {
+    if (spec.envelope !== undefined && draft.exactCount === 0) {
+      const templated = templatedFinish(spec, draft, draft.texts, meta, spec.envelope);
+      if (templated !== null) return templated;
+    }
     const spliced = splicedFinish(spec, draft, draft.texts, meta);
     if (spliced !== null) return spliced;
   }
@@ -393,7 +612,10 @@ function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered 
   gathered.measures.push(sample);
   if (sample.text === undefined || sample.bytes > spec.inlineBytes) return gathered;
   if (spec.limit > 1 && (sample.bytes + 1) * spec.limit * 2 <= spec.inlineBytes) {
-    if (gatherWhole(spec, gathered, draft)) return gathered;
+    const text = sample.text;
+    if (gatherWhole(spec, gathered, { bytes: sample.bytes, text, count: sample.count }, draft)) {
+      return gathered;
+    }
     if (gathered.elements.length === spec.limit) return gathered;
   }
   let used = sample.bytes;
@@ -420,40 +642,56 @@ function gatherPage(spec: PageSpec, first: PageElement, draft: Draft): Gathered 
 }
 
 /**
- * Reads the rest of the page's candidates and serializes all of them as one array: one string
- * instead of one per element and a join (the array's text is its elements' texts joined by
- * commas). Declines (false; the candidates read stay in `gathered.elements`, the caller
- * measures them one by one) when a candidate has no text of its own (undefined, a function or
- * a symbol, which an array writes as null), the array is nested too deep, or the page passes
- * inlineBytes, where it cannot fit.
+ * Reads the rest of the page's candidates and serializes them as one array: one string instead
+ * of one per element and a join (an array's text is its elements' texts joined by commas). The
+ * first candidate's text is the sample's (gatherPage), so the page's text is `[`, that text, `,`
+ * and the rest's array text without its `[`: the first is not serialized twice. With
+ * `spec.valueAt` the rest are read as values only (no PageElement, no pointer). Declines (false;
+ * the candidates read by elementAt stay in `gathered.elements`, the caller measures the rest one
+ * by one) when a candidate has no text of its own (undefined, a function or a symbol, which an
+ * array writes as null), the array is nested too deep, or the page passes inlineBytes, where it
+ * cannot fit.
  */
-function gatherWhole(spec: PageSpec, gathered: Gathered, draft: Draft): boolean {
-  const values = new Array<unknown>(spec.limit);
-  values[0] = (gathered.elements[0] as PageElement).value;
+function gatherWhole(
+  spec: PageSpec,
+  gathered: Gathered,
+  sample: { bytes: number; text: string; count: number },
+  draft: Draft,
+): boolean {
+  const rest = new Array<unknown>(spec.limit - 1);
+  const valueAt = spec.valueAt;
   for (let position = 1; position < spec.limit; position += 1) {
-    const element = spec.elementAt(spec.offset + position);
-    gathered.elements.push(element);
-    const value = element.value;
+    let value: unknown;
+    if (valueAt !== undefined) value = valueAt(spec.offset + position);
+    else {
+      const element = spec.elementAt(spec.offset + position);
+      gathered.elements.push(element);
+      value = element.value;
+    }
     if (value === undefined || typeof value === "function" || typeof value === "symbol") {
       return false;
     }
-    values[position] = value;
+    rest[position - 1] = value;
   }
   let written: ExactText | undefined;
   try {
-    written = stringifyExact(values);
+    written = stringifyExact(rest);
   } catch (error) {
     if (error instanceof RangeError) return false;
     throw error;
   }
   if (written === undefined) return false;
-  const used = utf8Length(written.text) - 2;
+  const used = sample.bytes + 1 + utf8Length(written.text) - 2;
   if (used > spec.inlineBytes) return false;
+  const values = new Array<unknown>(spec.limit);
+  values[0] = (gathered.elements[0] as PageElement).value;
+  for (let position = 1; position < spec.limit; position += 1)
+    values[position] = rest[position - 1];
   draft.values = values;
   draft.used = used;
   draft.texts = [];
-  draft.arrayText = written.text;
-  draft.exactCount = written.count;
+  draft.arrayText = `[${sample.text},${written.text.slice(1)}`;
+  draft.exactCount = sample.count + written.count;
   gathered.whole = true;
   return true;
 }

@@ -20,6 +20,7 @@ import { planDescribe } from "./describe.js";
 import { fastRecord, isJsonObject } from "./json-values.js";
 import {
   buildPage,
+  type EnvelopeMemo,
   type FieldCounts,
   type PageElement,
   type PageLayout,
@@ -53,6 +54,8 @@ interface CollectionViewState {
   sorted: SortedView | undefined;
   /** What the check of `fields` warned (it passed: a failing check throws and keeps nothing). */
   fieldWarnings: string[] | undefined;
+  /** The envelope texts the view's pages share (filled by its first array page). */
+  readonly envelope: EnvelopeMemo;
 }
 
 function stateBytes(state: CollectionViewState): number {
@@ -62,7 +65,24 @@ function stateBytes(state: CollectionViewState): number {
   if (state.aggregated !== undefined) bytes += rowsBytes(state.aggregated.rows);
   if (state.sorted !== undefined) bytes += sortedViewBytes(state.sorted);
   for (const warning of state.fieldWarnings ?? []) bytes += stringBytes(warning);
+  const template = state.envelope.template;
+  if (template !== null) {
+    bytes += OBJECT_BYTES + arrayBytes(template.pieces.length);
+    for (const piece of template.pieces) bytes += stringBytes(piece);
+  }
   return bytes;
+}
+
+/**
+ * After a page of a cached view: keeps the state again when the page filled its envelope
+ * template (once per view), so the cache counts the template's texts.
+ */
+function rememberTemplate(
+  views: ViewSlot | null,
+  state: CollectionViewState,
+  hadTemplate: boolean,
+): void {
+  if (!hadTemplate && state.envelope.template !== null) remember(views, state);
 }
 
 /** A copy of one filter's counts (an anyOf's inner counts copied too). */
@@ -153,6 +173,19 @@ function collectionElement(this: CollectionPage, index: number): PageElement {
           : emit(item, original),
     pointer: this.pointerOf(original),
   };
+}
+
+/** PageSpec.valueAt of a collection page (bound to its CollectionPage): elementAt's value. */
+function collectionValue(this: CollectionPage, index: number): unknown {
+  const original = originalIndexOf(this, index);
+  const item = this.items[original];
+  const fields = this.fields;
+  const emit = this.emit;
+  return fields !== null
+    ? project(item, original, fields)
+    : emit === undefined
+      ? item
+      : emit(item, original);
 }
 
 /**
@@ -251,6 +284,7 @@ export function* pageCollection(
     aggregated: undefined,
     sorted: undefined,
     fieldWarnings: undefined,
+    envelope: { template: null },
   };
   let changed = cached === undefined;
   const filtered = state.filtered;
@@ -259,7 +293,9 @@ export function* pageCollection(
   const extra: PageExtra = {
     filtersApplied: filtered.applied === undefined ? undefined : filtered.applied.map(copyApplied),
     countFields: undefined,
+    envelope: views === null ? undefined : state.envelope,
   };
+  const hadTemplate = state.envelope.template !== null;
   if (plan.aggregate !== null) {
     if (state.aggregated === undefined) {
       state.aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
@@ -269,7 +305,9 @@ export function* pageCollection(
     const aggregated = state.aggregated;
     const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
     if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
-    return yield* pageRows(plan, state, views, base, notes, pointer, extra);
+    const rows = yield* pageRows(plan, state, views, base, notes, pointer, extra);
+    rememberTemplate(views, state, hadTemplate);
+    return rows;
   }
   const total = indices === null ? items.length : indices.length;
   let positions: Int32Array | null = null;
@@ -312,14 +350,17 @@ export function* pageCollection(
     } else base.warnings.push(...state.fieldWarnings);
     extra.countFields = countCollectionFields.bind(page);
   }
-  return buildPage(
+  const result = buildPage(
     arrayPageSpec(base, extra, notes, {
       unit,
       total,
       limit: Math.min(base.pageSize, total - base.offset),
       elementAt: collectionElement.bind(page),
+      valueAt: collectionValue.bind(page),
     }),
   );
+  rememberTemplate(views, state, hadTemplate);
+  return result;
 }
 
 /** Pages aggregate rows (`pageUnit: "rows"`), sorted by `sort` when given (row labels first). */
@@ -373,16 +414,27 @@ function* pageRows(
 type PagePart = Pick<
   PageSpec,
   "layout" | "unit" | "total" | "limit" | "elementAt" | "compactionReason" | "matchLimited"
-> & { countFields?: FieldCounts | undefined };
+> & {
+  countFields?: FieldCounts | undefined;
+  valueAt?: ((index: number) => unknown) | undefined;
+};
 
-/** The filter counts and field counter of a collection page (every member set, maybe undefined). */
+/**
+ * The filter counts, field counter and envelope memo of a collection page (every member set,
+ * maybe undefined).
+ */
 interface PageExtra {
   filtersApplied: FilterApplied[] | undefined;
   countFields: FieldCounts | undefined;
+  envelope: EnvelopeMemo | undefined;
 }
 
 /** The PageExtra of a page without filters or fields. */
-const NO_EXTRA: PageExtra = Object.freeze({ filtersApplied: undefined, countFields: undefined });
+const NO_EXTRA: PageExtra = Object.freeze({
+  filtersApplied: undefined,
+  countFields: undefined,
+  envelope: undefined,
+});
 
 /**
  * The PageSpec of one page, member by member: what every page of the request shares (base), the
@@ -422,6 +474,8 @@ function pageSpecOf(
     inferredResponsePath: notes.inferredResponsePath,
     sourceTruncated: base.sourceTruncated,
     nextCursor: base.nextCursor,
+    envelope: extra.envelope,
+    valueAt: page.valueAt,
   };
 }
 
@@ -430,7 +484,7 @@ function arrayPageSpec(
   base: PageBase,
   extra: PageExtra,
   notes: PlanNotes,
-  page: Pick<PageSpec, "unit" | "total" | "limit" | "elementAt">,
+  page: Pick<PageSpec, "unit" | "total" | "limit" | "elementAt" | "valueAt">,
 ): PageSpec {
   return pageSpecOf(base, extra, notes, {
     layout: ARRAY_LAYOUT,
@@ -438,6 +492,7 @@ function arrayPageSpec(
     total: page.total,
     limit: page.limit,
     elementAt: page.elementAt,
+    valueAt: page.valueAt,
     compactionReason: "item_size_limit",
     matchLimited: false,
   });

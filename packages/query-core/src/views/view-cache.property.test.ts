@@ -1,13 +1,15 @@
 import { DEFAULT_LIMITS, parseQueryRequest, type QueryRequest } from "@bounded-mcp/contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { pageText } from "../query/page-result.js";
 import { runQuery, runQueryAsync } from "../query/run-query.js";
 import { ARTIFACT_ID, createTestContext } from "../query/test-support/query-harness.js";
 import { createViewCache, type ViewCache } from "./view-cache.js";
 
 // The view cache changes no answer: random documents and random views (filters with anyOf,
 // sort, aggregate, fields, objectMode entries, jsonPath rows, small pages and budgets) are paged
-// by nextCursor with the cache and without it, and every page's text must be byte-identical.
+// by nextCursor with the cache and without it, and every page's text must be byte-identical
+// (the text kept by buildPage too, which a cached view writes from its envelope template).
 // One cache serves every run, sometimes with a budget so small that it evicts as it goes.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -122,7 +124,13 @@ function pages(document: Json, request: QueryRequest, budget: number, cache?: Vi
   let next: QueryRequest | null = request;
   while (next !== null && texts.length < 80) {
     const outcome = runQuery(document, next, context);
-    texts.push(JSON.stringify(outcome.result));
+    // The text a sender sends: the one buildPage kept (with a cache, an array page's envelope
+    // is written from the view's template), else a serialization; a kept text must be the
+    // serialization byte for byte.
+    const serialized = JSON.stringify(outcome.result);
+    const kept = pageText(outcome.result);
+    if (kept !== undefined) expect(kept.text).toBe(serialized);
+    texts.push(kept?.text ?? serialized);
     const cursor = outcome.isError ? null : outcome.result.responseMeta?.nextCursor;
     next = typeof cursor === "string" ? { ...request, cursor } : null;
   }

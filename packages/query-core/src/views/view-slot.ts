@@ -52,14 +52,34 @@ export function viewSlotOf(
   return slot;
 }
 
+/**
+ * The view and plan keys of the views used lately, by view hash: every page of a view asks with
+ * the same keys, so they are made once (one string each, whose hash the cache's maps then keep)
+ * instead of being concatenated, flattened and hashed again on every lookup. Bounded.
+ */
+const keysByHash = new Map<string, { readonly view: string; readonly plan: string }>();
+const KEYS_LIMIT = 256;
+
+function keysOf(viewHash: string): { readonly view: string; readonly plan: string } {
+  let keys = keysByHash.get(viewHash);
+  if (keys === undefined) {
+    keys = { view: `view\u0000${viewHash}`, plan: `plan\u0000${viewHash}` };
+    keysByHash.set(viewHash, keys);
+    if (keysByHash.size > KEYS_LIMIT) {
+      keysByHash.delete(keysByHash.keys().next().value as string);
+    }
+  }
+  return keys;
+}
+
 /** The cache key of the view's own stages (filters, sort order, aggregate rows). */
 export function viewKey(slot: ViewSlot): string {
-  return `view\u0000${slot.viewHash}`;
+  return keysOf(slot.viewHash).view;
 }
 
 /** The cache key of the view's plan (compiled paths, the collection it pages, planning notes). */
 export function planKey(slot: ViewSlot): string {
-  return `plan\u0000${slot.viewHash}`;
+  return keysOf(slot.viewHash).plan;
 }
 
 /** The cache key of the entry list (values in key order) of the object at `pointer`. */
