@@ -82,7 +82,7 @@ describe("number literals relayed through the proxy over stdio (raw lines both w
     };
   });
 
-  it("relays a small result unchanged when its numbers are plain doubles", async () => {
+  it("passes a tool call's plain numbers on to the upstream as they are", async () => {
     proxy.child.stdin.write(
       `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo_request","arguments":{"recordId":42,"amount":1.5}}}\n`,
     );

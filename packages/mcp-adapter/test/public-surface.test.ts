@@ -94,6 +94,7 @@ describe("@bounded-mcp/mcp-adapter public surface", () => {
 
   it("keeps test helpers under /testing and the settings' detail names under /settings", () => {
     expect(Object.keys(testingEntry).sort()).toEqual([
+      "LARGE_PAYLOAD_CHANNEL",
       "createRecordingLogger",
       "findStrictSchemaProblems",
     ]);

@@ -4,7 +4,8 @@ import type { JSONRPCMessage } from "./sdk/types.js";
 
 /**
  * The structuredContent of a result message, when it still has the text it arrived as (the
- * linear stdio client transport attaches it; whoever changes the value drops it) and that text
+ * relay's upstream transports attach it, stdio and HTTP; whoever changes the value drops it, a
+ * hooked result keeps it only while unchanged: hooked-received-json.ts) and that text
  * may hold a number literal a double does not hold: then read again from that text exactly.
  */
 function exactStructuredContent(message: JSONRPCMessage): object | undefined {

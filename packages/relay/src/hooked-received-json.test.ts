@@ -34,14 +34,21 @@ describe("isSameJsonValue", () => {
 });
 
 describe("keepReceivedJsonWhileUnchanged", () => {
-  it("gives the text while the value is as parsed, and nothing once it was changed in place", () => {
+  it("gives the text when the value is as parsed at the first ask, nothing when a hook changed it before", () => {
     const text = '{ "n": 12345678901234567890 }';
-    const value = JSON.parse(text) as { n: number };
-    attachReceivedJson(value, () => text);
-    keepReceivedJsonWhileUnchanged(value);
-    expect(receivedJsonTextOf(value)?.()).toBe(text);
-    value.n = 1;
-    expect(receivedJsonTextOf(value)?.()).toBeUndefined();
+    const kept = JSON.parse(text) as { n: number };
+    const changed = JSON.parse(text) as { n: number };
+    for (const value of [kept, changed]) {
+      attachReceivedJson(value, () => text);
+      keepReceivedJsonWhileUnchanged(value);
+    }
+    changed.n = 1;
+    // The verdict is kept: measuring, bounding and writing the result on ask in turn.
+    expect([kept, changed, kept].map((value) => receivedJsonTextOf(value)?.())).toEqual([
+      text,
+      undefined,
+      text,
+    ]);
   });
 
   it("keeps a stdio upstream's bytes when the tool hook only read structuredContent", async () => {

@@ -36,18 +36,24 @@ export function isSameJsonValue(parsed: unknown, current: unknown): boolean {
  * Before a tool hook runs on a result: the text its structuredContent arrived as stays attached
  * behind a check, so a hook that leaves the value as it was (reads it, or passes the same object
  * back through setRawCallToolResult) keeps the upstream's bytes, and one that changed it in place
- * gets it stored serialized again. The check runs only when the adapter asks for the text (the
- * result is bounded): the text is parsed and compared with the value (isSameJsonValue). A value
- * without an attached text is left alone.
- * Limits: one extra JSON.parse of the text per bounded hooked result; a change JSON cannot see
- * (a number replaced by one with the same double, `12345678901234567000` for
- * `12345678901234567890`) keeps the upstream's literal.
+ * gets it stored serialized again. The check runs when the text is first asked for (measuring
+ * the result, bounding it, writing it on: exact-message-line.ts), after the hook: the text is
+ * parsed and compared with the value (isSameJsonValue), and the verdict kept for later asks.
+ * A value without an attached text is left alone.
+ * Limits: one extra JSON.parse of the text per hooked result with structuredContent; a change
+ * JSON cannot see (a number replaced by one with the same double, `12345678901234567000` for
+ * `12345678901234567890`) keeps the upstream's literal; a change after the first ask is not seen
+ * (whoever changes the value then must forget the text first, as for any attached text).
  */
 export function keepReceivedJsonWhileUnchanged(value: unknown): void {
   const text = receivedJsonTextOf(value);
   if (text === undefined) return;
   const structured = value as object;
+  let checked = false;
+  let verdict: string | undefined;
   attachReceivedJson(structured, () => {
+    if (checked) return verdict;
+    checked = true;
     const received = text();
     if (received === undefined) return undefined;
     let parsed: unknown;
@@ -56,6 +62,7 @@ export function keepReceivedJsonWhileUnchanged(value: unknown): void {
     } catch {
       return undefined;
     }
-    return isSameJsonValue(parsed, structured) ? received : undefined;
+    verdict = isSameJsonValue(parsed, structured) ? received : undefined;
+    return verdict;
   });
 }

@@ -11,7 +11,7 @@ export {
   type RelayConnectOptions,
 } from "./create-bounded-relay.js";
 export { type ChosenStore, chooseDefaultStdioStore } from "./default-stdio-store.js";
-export { withExactQueryArguments } from "./exact-query-arguments.js";
+export { withExactQueryArguments, withExactToolArguments } from "./exact-query-arguments.js";
 export {
   collectAfterLargeLines,
   createLinearStdioClientTransport,

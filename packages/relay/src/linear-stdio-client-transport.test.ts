@@ -1,5 +1,5 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { createRecordingLogger } from "@bounded-mcp/mcp-adapter/testing";
+import { createRecordingLogger, LARGE_PAYLOAD_CHANNEL } from "@bounded-mcp/mcp-adapter/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -83,7 +83,7 @@ describe("createLinearStdioClientTransport with a real SDK server child", () => 
         },
         error: {
           code: "ARTIFACT_TOO_LARGE",
-          message: `The result of upstream "fixture" is ${byteLength} bytes, over the relay's message cap of ${64 * MEBIBYTE} bytes (the relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.`,
+          message: `The result of upstream "fixture" is ${byteLength} bytes, over the relay's message cap of ${64 * MEBIBYTE} bytes (a bounded relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.`,
           details: { byteLength, limit: 64 * MEBIBYTE },
         },
         guidance:
@@ -365,7 +365,7 @@ describe("the large-payload announcement (diagnostics channel)", () => {
   it("announces a line being read once it passes 1 MiB, once per line, never a small one", async () => {
     const announced: unknown[] = [];
     const listener = (message: unknown) => announced.push(message);
-    subscribe("bounded-mcp:large-payload-arriving", listener);
+    subscribe(LARGE_PAYLOAD_CHANNEL, listener);
     try {
       const transport = createLinearStdioClientTransport({
         command: process.execPath,
@@ -382,7 +382,7 @@ describe("the large-payload announcement (diagnostics channel)", () => {
       await small.client.callTool({ name: "echo", arguments: { text: "hi" } });
       expect(announced).toEqual([{ upstream: "raw" }, { upstream: "raw" }]);
     } finally {
-      unsubscribe("bounded-mcp:large-payload-arriving", listener);
+      unsubscribe(LARGE_PAYLOAD_CHANNEL, listener);
     }
   }, 60_000);
 });

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** A started transport over in-process streams; `received` and `written` collect both ways. */
-async function open(maxMessageBytes?: number) {
+async function open(limit?: number | { exactToolArguments: boolean }) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const logger = createRecordingLogger();
@@ -26,7 +26,7 @@ async function open(maxMessageBytes?: number) {
     stdin,
     stdout,
     logger,
-    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+    ...(typeof limit === "number" ? { maxMessageBytes: limit } : (limit ?? {})),
   });
   opened.push(transport);
   const received: JSONRPCMessage[] = [];
@@ -209,8 +209,17 @@ describe("createLinearStdioServerTransport, exact query arguments (SPEC.md §10)
     expect(Object.is(pageSize, -0)).toBe(true);
   });
 
-  it("reads another tool's arguments exactly too, so they go on to the upstream as written", async () => {
+  it("leaves another tool's arguments as JSON.parse made them by default", async () => {
     const { received, writeLine } = await open();
+    await writeLine(queryCall("echo"));
+    const message = received[0] as unknown as {
+      params: { arguments: { filters: Record<string, unknown>[] } };
+    };
+    expect(message.params.arguments.filters[0]?.["value"]).toBe(12345678901234567000);
+  });
+
+  it("reads another tool's arguments exactly with exactToolArguments (a relay: serveStdio)", async () => {
+    const { received, writeLine } = await open({ exactToolArguments: true });
     await writeLine(queryCall("echo"));
     const message = received[0] as unknown as {
       params: { arguments: { filters: Record<string, unknown>[] } };

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { type Logger, SILENT_LOGGER } from "@bounded-mcp/mcp-adapter";
 import { messageLine } from "./exact-message-line.js";
-import { withExactQueryArguments } from "./exact-query-arguments.js";
+import { withExactQueryArguments, withExactToolArguments } from "./exact-query-arguments.js";
 import { asError, asJsonRpcMessage, stripCarriageReturn } from "./json-rpc-line.js";
 import { createLineFramer, type LineFramer, type OversizedLine } from "./line-framer.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./linear-stdio-client-transport.js";
@@ -22,6 +22,12 @@ export interface LinearStdioServerTransportOptions {
   maxMessageBytes?: number;
   /** Receives a line for each message dropped or unreadable; silent by default. */
   logger?: Logger;
+  /**
+   * Also read every other tool's arguments exactly (withExactToolArguments), for a relay that
+   * forwards them (serveStdio sets it); default false: only the query tool's filters, so a
+   * server's own tools never meet an ExactNumber.
+   */
+  exactToolArguments?: boolean;
 }
 
 /**
@@ -46,6 +52,8 @@ export function createLinearStdioServerTransport(
   const stdout = options.stdout ?? process.stdout;
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const logger = options.logger ?? SILENT_LOGGER;
+  const readExact =
+    options.exactToolArguments === true ? withExactToolArguments : withExactQueryArguments;
   let started = false;
   let closed = false;
 
@@ -70,7 +78,7 @@ export function createLinearStdioServerTransport(
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = asJsonRpcMessage(withExactQueryArguments(text, JSON.parse(text)));
+      message = asJsonRpcMessage(readExact(text, JSON.parse(text)));
     } catch (error) {
       logger.warn("the client wrote a line that is not a JSON-RPC message", {
         bytes: Buffer.byteLength(line),

@@ -57,7 +57,7 @@ describe("createTooLargeToolResult", () => {
         error: {
           code: "ARTIFACT_TOO_LARGE",
           message:
-            'The result of upstream "fixture" is 73400320 bytes, over the relay\'s message cap of 67108864 bytes (the relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.',
+            'The result of upstream "fixture" is 73400320 bytes, over the relay\'s message cap of 67108864 bytes (a bounded relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.',
           details: { byteLength: 73_400_320, limit: 67_108_864 },
         },
         guidance:

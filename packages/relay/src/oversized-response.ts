@@ -91,7 +91,7 @@ export interface TooLargeFacts {
 export function createTooLargeToolResult(facts: TooLargeFacts): CallToolResult {
   const envelope = createBoundedError({
     code: "ARTIFACT_TOO_LARGE",
-    message: `The result of upstream "${facts.upstream}" is ${facts.byteLength} bytes, over the relay's message cap of ${facts.limit} bytes (the relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.`,
+    message: `The result of upstream "${facts.upstream}" is ${facts.byteLength} bytes, over the relay's message cap of ${facts.limit} bytes (a bounded relay sets it to 1.3 x artifactMaxBytes, room for the JSON-RPC message around a result of artifactMaxBytes); it was dropped unread. Call the tool again with narrower arguments (a filter, a smaller page, fewer fields), or raise artifactMaxBytes.`,
     details: { byteLength: facts.byteLength, limit: facts.limit },
     data: null,
     serializedBytes: facts.byteLength,

@@ -8,8 +8,9 @@ const RECEIVED_JSON = Symbol.for("@bounded-mcp/received-json");
 /**
  * Attaches to `value` (a structuredContent object parsed from a line) the way to get the text it
  * was parsed from, as a non-enumerable symbol property: JSON.stringify, object spread, zod,
- * Ajv and the SDK never see it, and it goes away with the object. `text` is called at most once,
- * only when the result is bounded (so a result passed through inline costs no scan). The caller
+ * Ajv and the SDK never see it, and it goes away with the object. `text` is called when the
+ * result is measured, bounded or written on (exact-message-line.ts); it should slice or check
+ * once and keep its answer (the stdio client transport's does). The caller
  * promises that the text parses to `value`; whoever may change `value` afterwards must call
  * {@link forgetReceivedJson} first.
  */

@@ -3,7 +3,12 @@ import type { CallToolRequest, CallToolResult, DownstreamExtra } from "./sdk/typ
 /** What a tool hook receives for one relayed tools/call. */
 export interface ToolHookContext {
   toolName: string;
-  /** The downstream request as received (also what `getRawCallToolRequest()` returns, parsed). */
+  /**
+   * The downstream request as received (also what `getRawCallToolRequest()` returns, parsed).
+   * An argument a double does not hold (`12345678901234567891`, `-0`, `1e400`) is query-core's
+   * ExactNumber here when the request came through serveStdio or the proxy's HTTP body (so it
+   * is forwarded as written: SPEC.md §10); `JSON.stringify` of it gives the double.
+   */
   request: CallToolRequest;
   /** The upstream result as sent, before any override and before bounding. Treat as read-only. */
   result: CallToolResult;

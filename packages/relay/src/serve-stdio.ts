@@ -68,6 +68,7 @@ export async function serveStdio(
       stdin,
       stdout: options.stdout ?? process.stdout,
       logger,
+      exactToolArguments: true,
       ...(options.maxMessageBytes === undefined
         ? {}
         : { maxMessageBytes: options.maxMessageBytes }),

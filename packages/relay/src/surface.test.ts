@@ -30,6 +30,7 @@ describe("@bounded-mcp/relay public surface", () => {
       trackInFlight: "function",
       userCacheDir: "function",
       withExactQueryArguments: "function",
+      withExactToolArguments: "function",
     });
   });
 });

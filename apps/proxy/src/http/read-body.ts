@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { withExactQueryArguments } from "@bounded-mcp/relay";
+import { withExactToolArguments } from "@bounded-mcp/relay";
 
 /** A request body read as JSON, or the HTTP status that refuses it. */
 export type BodyOutcome =
@@ -16,7 +16,8 @@ export interface BodyLimits {
 
 /**
  * Reads a POST body up to `maxBytes` within `timeoutMs` and parses it as JSON, the filter values
- * of a query_response_artifact call exactly (withExactQueryArguments, SPEC.md §10: the body goes
+ * of a query_response_artifact call and other tools' arguments exactly (withExactToolArguments,
+ * SPEC.md §10, so a forwarded literal reaches a stdio upstream as written: the body goes
  * to the SDK's handleRequest as its parsed body, which it passes on unchanged). A declared or
  * streamed size over the limit answers 413 and a body still incomplete at the deadline answers
  * 408, without buffering the rest: what still arrives is read and dropped (never left unread, so
@@ -69,7 +70,7 @@ export function readJsonBody(request: IncomingMessage, limits: BodyLimits): Prom
     request.once("end", () => {
       try {
         const text = Buffer.concat(chunks, size).toString("utf8");
-        finish({ ok: true, value: withExactQueryArguments(text, JSON.parse(text)) });
+        finish({ ok: true, value: withExactToolArguments(text, JSON.parse(text)) });
       } catch (error) {
         finish({
           ok: false,

@@ -77,7 +77,8 @@ export interface OffThreadFacts {
  * next job or by the next large payload's announcement (LARGE_PAYLOAD_CHANNEL), not as soon as the
  * last answer arrives: a thread booted then (about 8 MiB) would sit on top of the memory the
  * answered call still holds (its text and document until the next collections). What the process
- * keeps is at most about this many bytes of payloads.
+ * keeps is at most about this many bytes of payloads. A payload the thread both writes and hashes
+ * (writeOnHashingThread, then factsOffThread) counts twice, so that is about 16 MiB of them.
  */
 const RECYCLE_AFTER_BYTES = 32 * 1024 * 1024;
 
@@ -132,7 +133,12 @@ function startThread(): HashThread | null {
           : { written: message.written },
       );
     });
-    worker.on("error", () => settleAll(thread));
+    // An error ends the thread; its jobs are settled on "exit", which follows once the thread's
+    // own requests are done: a write job rejected at once would let the store close (and the
+    // process reuse) a descriptor the thread pool may still write to.
+    worker.on("error", () => {
+      if (shared === thread) shared = undefined;
+    });
     worker.on("exit", () => settleAll(thread));
     // After the listeners: adding a "message" listener refs the thread again.
     worker.unref();
@@ -188,7 +194,9 @@ export function prestartHashingThread(): void {
  * The diagnostics channel on which a transport announces a large payload being received (the
  * relay's linear stdio transport, once an upstream line passes 1 MiB): this module starts its
  * hashing thread then (prestartHashingThread), so a transport need not depend on this module's
- * internals. The message is ignored. Limits: process-wide, like the thread.
+ * internals. The message is ignored. Limits: process-wide, like the thread; importing this module
+ * subscribes (a side effect), so any publisher in the process starts the thread, which then idles
+ * (about 8 MiB) until a payload is hashed or the process exits when no payload follows.
  */
 export const LARGE_PAYLOAD_CHANNEL = "bounded-mcp:large-payload-arriving";
 

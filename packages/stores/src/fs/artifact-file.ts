@@ -205,17 +205,31 @@ function openAtOnce(path: string): DescriptorHandle | undefined {
   }
 }
 
+/** The store's `writeLargeBody`, or undefined when it has none, declines or throws. */
+function writeGiven(
+  writeLarge: ((fd: number, bytes: Uint8Array) => Promise<void> | undefined) | undefined,
+  fd: number,
+  body: Uint8Array,
+): Promise<void> | undefined {
+  try {
+    return writeLarge?.(fd, body);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The body written to the open temp file by a thread of its own (writeOffThread), so no promise
- * or callback of this thread holds the bytes: undefined when no thread could be started. Its own
- * function, so no closure here captures the body.
+ * The body written to the open temp file off this thread, so no promise or callback of this
+ * thread holds the bytes: by the store's `writeLargeBody` (the adapter's hashing thread) when it
+ * takes them, else by a thread of its own (writeOffThread); undefined when neither could start.
+ * Its own function, so no closure here captures the body.
  */
 function writeReleased(
   handle: DescriptorHandle,
   body: Uint8Array,
   writeLarge: ((fd: number, bytes: Uint8Array) => Promise<void> | undefined) | undefined,
 ): Promise<StagedFileHandle> | undefined {
-  const writing = writeLarge?.(handle.fd, body) ?? writeOffThread(handle.fd, body);
+  const writing = writeGiven(writeLarge, handle.fd, body) ?? writeOffThread(handle.fd, body);
   if (writing === undefined) return undefined;
   return writing.then(
     () => handle,

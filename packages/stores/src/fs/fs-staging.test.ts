@@ -148,11 +148,11 @@ describe("fs store staging", () => {
     await store.dispose();
   });
 
-  it("writes a large shared body with writeLargeBody when given (no thread of its own), and with its own thread when that declines", async () => {
+  it("writes a large shared body with writeLargeBody when given (no thread of its own), and with its own thread when that declines or throws", async () => {
     const root = await mkdtemp(join(tmpdir(), "fs-staging-"));
     folders.push(root);
     const calls: number[] = [];
-    let decline = false;
+    let decline: false | "undefined" | "throw" = false;
     const store = createFsStore({
       dir: root,
       clock: createTestClock(0),
@@ -160,7 +160,8 @@ describe("fs store staging", () => {
       // A writer on this thread, for the test: what the bounder's hashing thread does off it.
       writeLargeBody: (fd, bytes) => {
         calls.push(bytes.byteLength);
-        if (decline) return undefined;
+        if (decline === "throw") throw new Error("no thread for this one");
+        if (decline === "undefined") return undefined;
         for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
         return Promise.resolve();
       },
@@ -173,7 +174,7 @@ describe("fs store staging", () => {
     process.on("worker", countThread);
     try {
       const read = [];
-      for (const [index, declined] of [false, true].entries()) {
+      for (const [index, declined] of ([false, "undefined", "throw"] as const).entries()) {
         decline = declined;
         const body = Buffer.from(new SharedArrayBuffer(WRITE_OFF_THREAD_MIN_BYTES + index));
         for (let i = 0; i < body.length; i++) body[i] = (i * 31 + index) % 251;
@@ -186,9 +187,9 @@ describe("fs store staging", () => {
         if (index === 0) expect(threads).toBe(0);
       }
       expect({ calls, read, threads }).toEqual({
-        calls: [WRITE_OFF_THREAD_MIN_BYTES, WRITE_OFF_THREAD_MIN_BYTES + 1],
-        read: [true, true],
-        threads: 1,
+        calls: [0, 1, 2].map((index) => WRITE_OFF_THREAD_MIN_BYTES + index),
+        read: [true, true, true],
+        threads: 2,
       });
     } finally {
       process.off("worker", countThread);
