@@ -128,6 +128,7 @@ for (const label of Object.keys(views)) {
   process.stdout.write(
     `${label}: A and B page texts ${same ? "identical" : "DIFFER"} (${a.length} pages)\n`,
   );
+  if (!same) process.exitCode = 1;
 }
 for (const [name, values] of [...samples].sort(([x], [y]) => (x < y ? -1 : 1))) {
   process.stdout.write(

@@ -126,10 +126,12 @@ function recordIssued(
  * What signing the cursors of one view needs, laid out once: the MAC of its framed prefix
  * (domain, version 1, kid, artifact id, scope hash, view hash) with room for the framed offset,
  * and the cursor's bytes up to the offset (version, kid length, kid). Kept for the last
- * SIGNER_LIMIT views signed (a ring createKeyRing built, cursors without a position), so a page
- * frames, hashes and encodes only its offset.
+ * SIGNER_LIMIT views signed with each ring (a ring createKeyRing built, cursors without a
+ * position), so a page frames, hashes and encodes only its offset; weakly by ring, so a retired
+ * ring's key material goes with it.
  */
 interface ViewSigner {
+  /** The ring it signs with (a WeakMap value may refer to its key: the ring still goes). */
   readonly ring: KeyRing;
   readonly kid: string;
   readonly artifactId: string;
@@ -143,16 +145,16 @@ interface ViewSigner {
   readonly headerEnd: number;
 }
 
-const signers: ViewSigner[] = [];
+const signersByRing = new WeakMap<KeyRing, ViewSigner[]>();
 const SIGNER_LIMIT = 8;
 /** The framed offset: a 4-byte length and at most 16 decimal digits (a safe integer). */
 const MAX_COUNTS_BYTES = 4 + 16;
 
 /** The signer of the claims' view under `kid`, made when none is kept; null when none applies. */
 function signerOf(ring: KeyRing, kid: string, claims: CursorClaims): ViewSigner | null {
+  const signers = signersByRing.get(ring) ?? [];
   for (const signer of signers) {
     if (
-      signer.ring === ring &&
       signer.kid === kid &&
       signer.viewHash === claims.viewHash &&
       signer.artifactId === claims.artifactId &&
@@ -181,6 +183,7 @@ function signerOf(ring: KeyRing, kid: string, claims: CursorClaims): ViewSigner 
   };
   signers.unshift(signer);
   if (signers.length > SIGNER_LIMIT) signers.pop();
+  if (signers.length === 1) signersByRing.set(ring, signers);
   return signer;
 }
 

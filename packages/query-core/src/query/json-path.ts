@@ -41,19 +41,24 @@ function refuse(jsonPath: string, why: string, cause?: unknown): ContractError {
 }
 
 /**
- * Whether a JSONPath has a `?` outside its quoted names: a filter selector, with parentheses
- * (`[?(@.a > 2)]`) or without them as RFC 9535 writes it (`[?@.a > 2]`), which jsonpath-plus
- * with evaluation off would read as selecting nothing rather than refuse.
+ * Whether a JSONPath has a `?` outside its quoted names, or a quote it never closes: a filter
+ * selector, with parentheses (`[?(@.a > 2)]`) or without them as RFC 9535 writes it
+ * (`[?@.a > 2]`), which jsonpath-plus with evaluation off would read as selecting nothing rather
+ * than refuse. A name is quoted as jsonpath-plus reads one: a quote right after `[` (spaces
+ * allowed) up to the next same quote, a backslash meaning nothing (`$['x\']` is the key `x\`).
  */
 function hasFilterSelector(jsonPath: string): boolean {
-  let quote = "";
   for (let index = 0; index < jsonPath.length; index += 1) {
     const character = jsonPath[index];
-    if (quote !== "") {
-      if (character === "\\") index += 1;
-      else if (character === quote) quote = "";
-    } else if (character === "'" || character === '"') quote = character;
-    else if (character === "?") return true;
+    if (character === "?") return true;
+    if (character !== "[") continue;
+    let next = index + 1;
+    while (jsonPath[next] === " ") next += 1;
+    const quote = jsonPath[next];
+    if (quote !== "'" && quote !== '"') continue;
+    const close = jsonPath.indexOf(quote, next + 1);
+    if (close < 0) return true;
+    index = close;
   }
   return false;
 }

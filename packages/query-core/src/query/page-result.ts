@@ -462,6 +462,8 @@ function templatedFinish(
 ): Finished | null {
   let template = memo.template;
   if (template === null || !fitsTemplate(template, spec, meta)) {
+    // A page that reports inexact numbers is never the template's model (they are not a slot).
+    if (meta.inexactNumbers !== undefined) return null;
     template = buildTemplate(spec, draft, meta);
     memo.template = template;
     if (template === null) return null;
