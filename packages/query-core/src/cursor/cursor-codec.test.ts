@@ -29,6 +29,16 @@ function framedByHand(fields: string[]): Buffer {
   );
 }
 
+/** Expects `cursor` to end with the MAC of `fields` under `secret`, computed by hand. */
+function endsWithMacByHand(cursor: string, secret: Buffer, fields: string[]): void {
+  const expected = createHmac("sha256", secret)
+    .update(framedByHand(fields))
+    .digest()
+    .subarray(0, CURSOR_MAC_BYTES);
+  const bytes = Buffer.from(cursor, "base64url");
+  expect(bytes.subarray(bytes.byteLength - CURSOR_MAC_BYTES)).toEqual(expected);
+}
+
 describe("the cursor MAC", () => {
   it("is HMAC-SHA256 of the framed claims, as every replica computes it (property)", () => {
     const secret = Buffer.alloc(32, 1);
@@ -55,12 +65,7 @@ describe("the cursor MAC", () => {
             String(offset),
             ...(position === undefined ? [] : [String(position)]),
           ];
-          const expected = createHmac("sha256", secret)
-            .update(framedByHand(fields))
-            .digest()
-            .subarray(0, CURSOR_MAC_BYTES);
-          const bytes = Buffer.from(cursor, "base64url");
-          expect(bytes.subarray(bytes.byteLength - CURSOR_MAC_BYTES)).toEqual(expected);
+          endsWithMacByHand(cursor, secret, fields);
           const decoded = decodeCursor(createKeyRing([{ kid: "current", secret }]), cursor, {
             artifactId,
             scopeHash,
@@ -103,12 +108,7 @@ describe("the cursor MAC", () => {
               view.viewHash,
               String(offset),
             ];
-            const expected = createHmac("sha256", secret)
-              .update(framedByHand(fields))
-              .digest()
-              .subarray(0, CURSOR_MAC_BYTES);
-            const bytes = Buffer.from(cursor, "base64url");
-            expect(bytes.subarray(bytes.byteLength - CURSOR_MAC_BYTES)).toEqual(expected);
+            endsWithMacByHand(cursor, secret, fields);
             // Checked by a ring without the record of issued cursors: parsed and MACed again.
             const fresh = createKeyRing([{ kid: "current", secret }]);
             expect(decodeCursor(fresh, cursor, view)).toEqual({ ok: true, offset });
