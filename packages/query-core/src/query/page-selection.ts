@@ -21,6 +21,7 @@ import { fastRecord, isJsonObject } from "./json-values.js";
 import {
   buildPage,
   type EnvelopeMemo,
+  type EnvelopeTemplate,
   type FieldCounts,
   type PageElement,
   type PageLayout,
@@ -74,15 +75,16 @@ function stateBytes(state: CollectionViewState): number {
 }
 
 /**
- * After a page of a cached view: keeps the state again when the page filled its envelope
- * template (once per view), so the cache counts the template's texts.
+ * After a page of a cached view: keeps the state again when the page filled, replaced or dropped
+ * its envelope template (once per view, unless a page's shell did not fit it), so the cache
+ * counts the template's texts as they are.
  */
 function rememberTemplate(
   views: ViewSlot | null,
   state: CollectionViewState,
-  hadTemplate: boolean,
+  before: EnvelopeTemplate | null,
 ): void {
-  if (!hadTemplate && state.envelope.template !== null) remember(views, state);
+  if (state.envelope.template !== before) remember(views, state);
 }
 
 /** A copy of one filter's counts (an anyOf's inner counts copied too). */
@@ -295,7 +297,7 @@ export function* pageCollection(
     countFields: undefined,
     envelope: views === null ? undefined : state.envelope,
   };
-  const hadTemplate = state.envelope.template !== null;
+  const templateBefore = state.envelope.template;
   if (plan.aggregate !== null) {
     if (state.aggregated === undefined) {
       state.aggregated = yield* aggregateCandidates(items, indices, plan.aggregate);
@@ -306,7 +308,7 @@ export function* pageCollection(
     const unresolved = [...filtered.unresolved, ...aggregated.unresolved];
     if (unresolved.length > 0) throw unresolvedPaths(unresolved, items, where, plan.itemKeys);
     const rows = yield* pageRows(plan, state, views, base, notes, pointer, extra);
-    rememberTemplate(views, state, hadTemplate);
+    rememberTemplate(views, state, templateBefore);
     return rows;
   }
   const total = indices === null ? items.length : indices.length;
@@ -359,7 +361,7 @@ export function* pageCollection(
       valueAt: collectionValue.bind(page),
     }),
   );
-  rememberTemplate(views, state, hadTemplate);
+  rememberTemplate(views, state, templateBefore);
   return result;
 }
 
