@@ -207,7 +207,10 @@ function nextCursorOf(outcome: QueryOutcome): string | undefined {
 /**
  * Checks that every page runPartialQuery gives, following every cursor, equals runQuery's on the
  * parsed document, for arrays of `elementsOf`; more than `minShare` of the pages asked must be
- * answered (not declined), so the property is mostly about answers.
+ * answered (not declined), so the property is not about declines only. The shares are set at
+ * about half of what a run answers, as random runs spread (10 runs: 35-46% of the pages of the
+ * first property, 16-33% of the thin objects'; the old 1/3 and 1/6 failed now and then), so the
+ * check fails only when answers become rare.
  */
 function checkAgainstRunQuery(elementsOf: fc.Arbitrary<Node[]>, minShare: number): void {
   let answered = 0;
@@ -257,11 +260,11 @@ function checkAgainstRunQuery(elementsOf: fc.Arbitrary<Node[]>, minShare: number
 
 describe("runPartialQuery on fields and filters, property", () => {
   it("answers like runQuery on the parsed document, on every page, or declines", () => {
-    checkAgainstRunQuery(fc.array(item, { maxLength: 12 }), 1 / 3);
+    checkAgainstRunQuery(fc.array(item, { maxLength: 12 }), 1 / 6);
   });
 
   it("answers like runQuery when items repeat a few small objects (shared thin objects)", () => {
     // Few keys over few items: more paths resolve on no item (declines) than above.
-    checkAgainstRunQuery(repetitiveItems, 1 / 6);
+    checkAgainstRunQuery(repetitiveItems, 1 / 12);
   });
 });
