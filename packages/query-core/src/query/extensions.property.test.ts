@@ -2,73 +2,25 @@ import { DEFAULT_LIMITS, parseQueryRequest, type QueryRequest } from "@bounded-m
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { runQuery } from "./run-query.js";
+import {
+  canonicalReference as canonical,
+  compareReference as compareValues,
+  type Json,
+  readReference as read,
+} from "./test-support/json-reference.js";
 import { ARTIFACT_ID, createTestContext } from "./test-support/query-harness.js";
 
-// SPEC.md §9 against a naive reference written here: a plain fold over the parsed document, with
-// its own pointer reader, type order, deep equality, filters, stable sort and grouping. Random
+// SPEC.md §9 against a naive reference: a plain fold over the parsed document, with its own
+// pointer reader and type order (test-support/json-reference.ts), deep equality, filters, stable sort and grouping. Random
 // documents and random sort / aggregate / anyOf / nin / measure requests must give the reference's
 // answer, page after page by nextCursor (each row once, in order, totalCount = visits, every page
 // within inlineBytes), or the reference's FILTER_PATH_UNRESOLVED paths.
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Item = Record<string, Json>;
 
 // ---------- the reference ----------
 
-/** Reads a path the way §4.2 / §4.6 describe: "" the item, "/a/0" a pointer, "c" a literal key. */
-function read(item: Json | undefined, path: string): Json | undefined {
-  if (path === "") return item;
-  const tokens = path.startsWith("/") ? path.slice(1).split("/") : [path];
-  if (!path.startsWith("/") && Array.isArray(item)) return undefined;
-  let current: Json | undefined = item;
-  for (const token of tokens) {
-    if (current === null || typeof current !== "object") return undefined;
-    if (Array.isArray(current)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
-      current = current[Number(token)];
-    } else {
-      current = Object.hasOwn(current, token) ? current[token] : undefined;
-    }
-  }
-  return current;
-}
-
-function canonical(value: Json): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  return `{${Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`)
-    .join(",")}}`;
-}
-
 const same = (left: Json, right: Json) => canonical(left) === canonical(right);
-
-function rank(value: Json | undefined): number {
-  if (value === undefined || value === null) return 4;
-  if (typeof value === "number") return 0;
-  if (typeof value === "string") return 1;
-  if (typeof value === "boolean") return 2;
-  return 3;
-}
-
-/** §9 rule 2, written from the text: ascending present values, missing and null last always. */
-function compareValues(left: Json | undefined, right: Json | undefined, desc: boolean): number {
-  const leftRank = rank(left);
-  const rightRank = rank(right);
-  if (leftRank === 4 || rightRank === 4)
-    return leftRank === rightRank ? 0 : leftRank === 4 ? 1 : -1;
-  let order: number;
-  if (leftRank !== rightRank) order = leftRank - rightRank;
-  else if (leftRank === 0) order = (left as number) - (right as number);
-  else if (leftRank === 2) order = Number(left) - Number(right);
-  else {
-    const a = leftRank === 1 ? (left as string) : canonical(left as Json);
-    const b = leftRank === 1 ? (right as string) : canonical(right as Json);
-    order = a < b ? -1 : a > b ? 1 : 0;
-  }
-  return desc ? -Math.sign(order) : Math.sign(order);
-}
 
 function measured(value: Json | undefined, measure: boolean): Json | undefined {
   if (!measure) return value;

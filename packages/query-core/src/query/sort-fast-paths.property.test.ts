@@ -8,61 +8,16 @@ import {
   orderPositions,
   type SortKeyReader,
 } from "./sort-order.js";
+import {
+  compareReference as compareValues,
+  type Json,
+  readReference as read,
+} from "./test-support/json-reference.js";
 
 // The number gather (sort-gather.ts) and the sampled number top-k (sort-top-numbers.ts) against a
-// naive reference written here: its own pointer reader, the §9 type order and a stable sort. Keys
+// naive reference (test-support/json-reference.ts: a pointer reader, the §9 type order) and a
+// stable sort. Keys
 // are extracted over random slices and ordered step by step, as runQueryAsync drives them.
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** A pointer read as §4.6 says: arrays by canonical index, objects by own key, else nothing. */
-function read(item: Json | undefined, path: string): Json | undefined {
-  let current: Json | undefined = item;
-  for (const token of path.slice(1).split("/")) {
-    if (current === null || current === undefined || typeof current !== "object") return undefined;
-    if (Array.isArray(current)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
-      current = current[Number(token)];
-    } else current = Object.hasOwn(current, token) ? current[token] : undefined;
-  }
-  return current;
-}
-
-function canonical(value: Json): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`).join(",")}}`;
-}
-
-function rank(value: Json | undefined): number {
-  if (value === undefined || value === null) return 4;
-  if (typeof value === "number") return 0;
-  if (typeof value === "string") return 1;
-  if (typeof value === "boolean") return 2;
-  return 3;
-}
-
-/** §9 rule 2 from the text: present values ascending (or descending), missing and null last. */
-function compareValues(left: Json | undefined, right: Json | undefined, desc: boolean): number {
-  const leftRank = rank(left);
-  const rightRank = rank(right);
-  if (leftRank === 4 || rightRank === 4) {
-    return leftRank === rightRank ? 0 : leftRank === 4 ? 1 : -1;
-  }
-  let order: number;
-  if (leftRank !== rightRank) order = leftRank - rightRank;
-  else if (leftRank === 0) order = (left as number) - (right as number);
-  else if (leftRank === 2) order = Number(left) - Number(right);
-  else {
-    const a = leftRank === 1 ? (left as string) : canonical(left as Json);
-    const b = leftRank === 1 ? (right as string) : canonical(right as Json);
-    order = a < b ? -1 : a > b ? 1 : 0;
-  }
-  // Infinity - Infinity is NaN: equal numbers of any size are a tie.
-  const sign = Number.isNaN(order) ? 0 : Math.sign(order);
-  return desc ? -sign : sign;
-}
 
 /** Positions in reference order: by value, ties by position (document order). */
 function reference(items: readonly Json[], path: string, desc: boolean): number[] {
