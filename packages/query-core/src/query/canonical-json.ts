@@ -7,13 +7,14 @@ function scalarText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** An array or object being written: its members, and how far the writing got. */
+/** An array or object being written: its members (an object's keys in canonical order). */
 interface Frame {
   value: Record<string, unknown> | readonly unknown[];
-  /** The object's keys in canonical order; undefined for an array. */
+  /** The object's keys of defined members, sorted; undefined for an array. */
   keys: string[] | undefined;
+  /** How many members: the array's length or the keys'. */
+  length: number;
   index: number;
-  written: number;
 }
 
 /**
@@ -26,8 +27,6 @@ interface Frame {
  * deeper than the call stack allows (an upstream's `[[[...]]]` of 5,000 levels is 10 KB).
  */
 export function canonicalJson(value: unknown): string {
-  const scalar = scalarText(value);
-  if (scalar !== undefined) return scalar;
   const stack: Frame[] = [];
   let out = "";
   let next: unknown = value;
@@ -36,46 +35,30 @@ export function canonicalJson(value: unknown): string {
     if (text !== undefined) out += text;
     else if (Array.isArray(next)) {
       out += "[";
-      stack.push({ value: next, keys: undefined, index: 0, written: 0 });
+      stack.push({ value: next, keys: undefined, length: next.length, index: 0 });
     } else {
       const record = next as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((key) => record[key] !== undefined);
       out += "{";
-      stack.push({ value: record, keys: Object.keys(record).sort(), index: 0, written: 0 });
+      stack.push({ value: record, keys, length: keys.length, index: 0 });
     }
-    let found = false;
-    while (!found && stack.length > 0) {
-      const frame = stack[stack.length - 1] as Frame;
-      if (frame.keys === undefined) {
-        const array = frame.value as readonly unknown[];
-        if (frame.index < array.length) {
-          if (frame.index > 0) out += ",";
-          next = array[frame.index];
-          frame.index += 1;
-          found = true;
-        } else {
-          out += "]";
-          stack.pop();
-        }
-        continue;
-      }
-      const record = frame.value as Record<string, unknown>;
-      while (frame.index < frame.keys.length) {
-        const key = frame.keys[frame.index] as string;
-        frame.index += 1;
-        const member = record[key];
-        if (member === undefined) continue;
-        if (frame.written > 0) out += ",";
-        frame.written += 1;
-        out += `${JSON.stringify(key)}:`;
-        next = member;
-        found = true;
-        break;
-      }
-      if (!found) {
-        out += "}";
-        stack.pop();
-      }
+    // The next member to write, closing what is written out on the way.
+    let frame = stack[stack.length - 1];
+    while (frame !== undefined && frame.index >= frame.length) {
+      out += frame.keys === undefined ? "]" : "}";
+      stack.pop();
+      frame = stack[stack.length - 1];
     }
-    if (!found) return out;
+    if (frame === undefined) return out;
+    if (frame.index > 0) out += ",";
+    if (frame.keys === undefined) next = (frame.value as readonly unknown[])[frame.index];
+    else {
+      const key = frame.keys[frame.index] as string;
+      out += `${JSON.stringify(key)}:`;
+      next = (frame.value as Record<string, unknown>)[key];
+    }
+    frame.index += 1;
   }
 }

@@ -29,6 +29,12 @@ function isLowerLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
 }
 
+/** True when every UTF-16 unit of the text is ASCII. */
+export function isAscii(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) > 0x7f) return false;
+  return true;
+}
+
 /**
  * The prepared needle of a lower-case ASCII icontains value, or null for an empty or non-ASCII
  * one (those keep the general `toLowerCase().includes`). The caller lowers the request's value
@@ -36,8 +42,7 @@ function isLowerLetter(code: number): boolean {
  */
 export function icontainsNeedle(needle: string): IcontainsNeedle | null {
   const length = needle.length;
-  if (length === 0) return null;
-  for (let at = 0; at < length; at += 1) if (needle.charCodeAt(at) > 0x7f) return null;
+  if (length === 0 || !isAscii(needle)) return null;
   const shifts = new Int32Array(128).fill(length);
   for (let at = 0; at < length - 1; at += 1) {
     const code = needle.charCodeAt(at);

@@ -1,8 +1,4 @@
-/** True when every UTF-16 unit of the text is ASCII. */
-function isAscii(text: string): boolean {
-  for (let at = 0; at < text.length; at += 1) if (text.charCodeAt(at) > 0x7f) return false;
-  return true;
-}
+import { isAscii } from "./icontains-needle.js";
 
 const SPECIAL = /[.*+?^${}()|[\]\\/-]/g;
 
