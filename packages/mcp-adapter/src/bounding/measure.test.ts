@@ -126,22 +126,36 @@ describe("measureResult", () => {
     });
   });
 
-  it("counts structuredContent as the text it arrived as when that text is the longer (literals a relay writes on)", () => {
-    const wire = `{"v":[${Array.from({ length: 500 }, () => "1e-400").join(",")}]}`;
-    const structuredContent = JSON.parse(wire) as Record<string, unknown>;
-    Object.defineProperty(structuredContent, Symbol.for("@bounded-mcp/received-json"), {
-      value: () => wire,
-      enumerable: false,
-    });
-    const result: CallToolResult = { content: [{ type: "text", text: "t" }], structuredContent };
-    const asWritten = Buffer.byteLength(
-      JSON.stringify({ ...result, structuredContent: 0 }).replace(/0}$/, `${wire}}`),
-    );
+  it("counts structuredContent as a relay writes it: its literals a double does not hold as received, compact", () => {
+    const withText = (wire: string): CallToolResult => {
+      const structuredContent = JSON.parse(wire) as Record<string, unknown>;
+      Object.defineProperty(structuredContent, Symbol.for("@bounded-mcp/received-json"), {
+        value: () => wire,
+        enumerable: false,
+      });
+      return { content: [{ type: "text", text: "t" }], structuredContent };
+    };
+    const sizeWith = (result: CallToolResult, structuredText: string) =>
+      Buffer.byteLength(
+        JSON.stringify({ ...result, structuredContent: 0 }).replace(/0}$/, `${structuredText}}`),
+      );
+    // 500 literals that are 0 as doubles, spaced: counted as `1e-400`, without the spaces.
+    const exact = `[${Array.from({ length: 500 }, () => "1e-400").join(",")}]`;
+    const inexact = withText(`{ "v" : ${exact.replaceAll(",", ", ")} }`);
+    const inexactBytes = sizeWith(inexact, `{"v":${exact}}`);
+    // Spaced text without such literals: counted as the value's compact JSON, as before.
+    const spaced = withText('{ "rows" : [ 1.50, 2 ] }');
+    const spacedBytes = sizeWith(spaced, '{"rows":[1.5,2]}');
     expect([
-      measureResult(result, asWritten).bytes,
-      measureResult(result, asWritten).oversized,
-      measureResult(result, asWritten - 1).oversized,
-    ]).toEqual([asWritten, false, true]);
-    expect(JSON.stringify(structuredContent).length).toBeLessThan(wire.length / 3);
+      measureResult(inexact, inexactBytes),
+      measureResult(inexact, inexactBytes - 1).oversized,
+      measureResult(spaced, spacedBytes).bytes,
+      measureResult(spaced, spacedBytes).oversized,
+    ]).toEqual([
+      expect.objectContaining({ bytes: inexactBytes, oversized: false }),
+      true,
+      spacedBytes,
+      false,
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { mayHoldInexactNumbers, parseJsonExact, stringifyExact } from "@bounded-mcp/query-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { receivedJsonOf } from "./received-json.js";
 import { serializeJson } from "./serialize-json.js";
@@ -60,6 +61,21 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
 }
 
 /**
+ * The structuredContent JSON a relay's stdio transport writes (exact-message-line.ts in the
+ * relay): when the text it arrived as may hold number literals a double does not hold (SPEC.md
+ * §10), those literals as written, compact (`1e-400` where the doubles' JSON has `0`); else the
+ * compact JSON of the value.
+ */
+function wireStructuredJson(
+  receivedJson: string | undefined,
+  structuredJson: string | undefined,
+): string | undefined {
+  if (receivedJson === undefined || structuredJson === undefined) return structuredJson;
+  if (!mayHoldInexactNumbers(receivedJson)) return structuredJson;
+  return stringifyExact(parseJsonExact(receivedJson))?.text ?? structuredJson;
+}
+
+/**
  * Measures a tool result the way the model would receive it, serializing structuredContent at
  * most once and a huge result never in full: when the content blocks alone are over `inlineBytes`
  * the result is oversized and structuredContent is not serialized at all (the bounder stores the
@@ -68,8 +84,8 @@ function exactBytes(result: CallToolResult, structuredJson: string | undefined):
  * arrived as, when its transport kept it, else nothing). Otherwise the lower bound
  * (payload lengths, structuredContent as its compact JSON, kept for storing) is summed first, and
  * the exact size is computed only when that bound is within `inlineBytes`, reusing the
- * structuredContent JSON; when the text structuredContent arrived as is longer (literals a double
- * does not hold, which a relay writes on as received), that text is what is counted.
+ * structuredContent JSON; when the text structuredContent arrived as holds literals a double does
+ * not hold (which a relay writes on as received), the compact JSON with those literals is counted.
  * structuredContent of any depth is serialized (iteratively past
  * JSON.stringify's stack limit) and, when too deep for JSON.stringify, counts as oversized:
  * stored and replaced by the envelope, never sent as is.
@@ -85,16 +101,8 @@ export function measureResult(result: CallToolResult, inlineBytes: number): Meas
   const structured =
     result.structuredContent === undefined ? undefined : serializeJson(result.structuredContent);
   const structuredJson = structured?.text;
-  // A relay's stdio transport writes structuredContent on as the text it arrived as when that
-  // text holds number literals a double does not hold (SPEC.md §10), which may be longer than
-  // their doubles' JSON (`1e-400` is `0`): the longer of the two is what may reach the model.
   const receivedJson = receivedJsonOf(result.structuredContent);
-  const wireJson =
-    receivedJson !== undefined &&
-    structuredJson !== undefined &&
-    receivedJson.length > structuredJson.length
-      ? receivedJson
-      : structuredJson;
+  const wireJson = wireStructuredJson(receivedJson, structuredJson);
   const lowerBound = contentBytes + (wireJson === undefined ? 0 : wireJson.length);
   // Nested too deep for JSON.stringify, it could not be sent as is: bounded whatever its size.
   if (lowerBound > inlineBytes || structured?.tooDeep === true) {
