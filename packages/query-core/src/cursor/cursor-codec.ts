@@ -152,6 +152,7 @@ const MAX_COUNTS_BYTES = 4 + 16;
 
 /** The signer of the claims' view under `kid`, made when none is kept; null when none applies. */
 function signerOf(ring: KeyRing, kid: string, claims: CursorClaims): ViewSigner | null {
+  if (!isFixedKeyRing(ring)) return null;
   const signers = signersByRing.get(ring) ?? [];
   for (const signer of signers) {
     if (
@@ -163,7 +164,6 @@ function signerOf(ring: KeyRing, kid: string, claims: CursorClaims): ViewSigner 
       return signer;
     }
   }
-  if (!isFixedKeyRing(ring)) return null;
   const mac = prefixedMacOf(ring, kid, framedPrefix(kid, claims), MAX_COUNTS_BYTES);
   if (mac === null) return null;
   const bytes = Buffer.alloc(2 + kid.length + MAX_VARINT_BYTES + CURSOR_MAC_BYTES);

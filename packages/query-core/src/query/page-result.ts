@@ -312,6 +312,13 @@ function digits(value: number): number {
   return String(value).length;
 }
 
+/** The byte size of a text of `withoutCount` bytes plus the decimal digits of that very size. */
+function selfCountedBytes(withoutCount: number): number {
+  let bytes = withoutCount + 1;
+  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  return bytes;
+}
+
 const PAGE_SLOT = "\u0000bounded-mcp page slot\u0000";
 const BYTES_SLOT = "\u0000bounded-mcp bytes slot\u0000";
 const PAGE_SLOT_TEXT = JSON.stringify(PAGE_SLOT);
@@ -499,8 +506,7 @@ function templatedFinish(
   const page = draft.arrayText ?? `[${texts.join(",")}]`;
   // The page is its elements' bytes (separators in draft.used) and its brackets.
   const withoutCount = template.bytes + draft.used + 2 + variableBytes;
-  let bytes = withoutCount + 1;
-  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  const bytes = selfCountedBytes(withoutCount);
   meta.serializedBytes = bytes;
   values[bytesAt] = String(bytes);
   let text = (pieces[0] as string) + page;
@@ -547,8 +553,7 @@ function splicedFinish(
   // The slot texts are ASCII; the page is its elements' bytes (separators in draft.used) + "[]".
   const withoutCount =
     utf8Length(shellText) - PAGE_SLOT_TEXT.length - BYTES_SLOT_TEXT.length + draft.used + 2;
-  let bytes = withoutCount + 1;
-  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  const bytes = selfCountedBytes(withoutCount);
   meta.serializedBytes = bytes;
   const text =
     shellText.slice(0, pageAt) +
@@ -585,8 +590,7 @@ function finish(spec: PageSpec, draft: Draft): Finished {
   const pageBytes =
     spec.layout.kind === "value" && draft.values.length > 0 ? draft.used - 4 : draft.used;
   const withoutCount = shellBytes + pageBytes - 1;
-  let bytes = withoutCount + 1;
-  while (withoutCount + digits(bytes) !== bytes) bytes = withoutCount + digits(bytes);
+  const bytes = selfCountedBytes(withoutCount);
   meta.serializedBytes = bytes;
   return { result: render(spec, draft, meta), bytes };
 }

@@ -160,34 +160,27 @@ function originalIndexOf(page: CollectionPage, index: number): number {
   return indices === null ? position : (indices[position] as number);
 }
 
-/** PageSpec.elementAt of a collection page (bound to its CollectionPage). */
-function collectionElement(this: CollectionPage, index: number): PageElement {
-  const original = originalIndexOf(this, index);
-  const item = this.items[original];
-  const fields = this.fields;
-  const emit = this.emit;
-  return {
-    value:
-      fields !== null
-        ? project(item, original, fields)
-        : emit === undefined
-          ? item
-          : emit(item, original),
-    pointer: this.pointerOf(original),
-  };
-}
-
-/** PageSpec.valueAt of a collection page (bound to its CollectionPage): elementAt's value. */
-function collectionValue(this: CollectionPage, index: number): unknown {
-  const original = originalIndexOf(this, index);
-  const item = this.items[original];
-  const fields = this.fields;
-  const emit = this.emit;
+/** The value a collection page shows for the item at `original`: projected, emitted or itself. */
+function valueOfItem(page: CollectionPage, original: number): unknown {
+  const item = page.items[original];
+  const fields = page.fields;
+  const emit = page.emit;
   return fields !== null
     ? project(item, original, fields)
     : emit === undefined
       ? item
       : emit(item, original);
+}
+
+/** PageSpec.elementAt of a collection page (bound to its CollectionPage). */
+function collectionElement(this: CollectionPage, index: number): PageElement {
+  const original = originalIndexOf(this, index);
+  return { value: valueOfItem(this, original), pointer: this.pointerOf(original) };
+}
+
+/** PageSpec.valueAt of a collection page (bound to its CollectionPage): elementAt's value. */
+function collectionValue(this: CollectionPage, index: number): unknown {
+  return valueOfItem(this, originalIndexOf(this, index));
 }
 
 /**
