@@ -5,14 +5,8 @@ import { createExpiredMemory, expiredOf } from "../shared/expired-memory.js";
 import { createKeyedLock } from "../shared/keyed-lock.js";
 import { createLifecycle } from "../shared/lifecycle.js";
 import { SILENT_STORE_LOGGER, type StoreLogger } from "../shared/logger.js";
-import {
-  assertFitsCap,
-  checkPut,
-  isExpired,
-  parseArtifactMeta,
-  sha256Hex,
-} from "../shared/meta.js";
-import { assertFitsShare, planEviction, resolveShareBytes } from "../shared/scope-shares.js";
+import { checkPut, checkPutLength, invalidPutMeta, isExpired, sha256Hex } from "../shared/meta.js";
+import { planEviction, resolveShareBytes } from "../shared/scope-shares.js";
 import { createStagedHandle } from "../shared/staged-handle.js";
 import { StoreError } from "../store-error.js";
 import type { ArtifactMeta, ExpiredArtifact, StagingArtifactStore, SweepResult } from "../types.js";
@@ -296,12 +290,9 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
     if (file.body !== undefined) {
       return checkPut(STORE, meta, file.body, quotaBytes, verify, shareBytes);
     }
-    assertValidArtifactId(meta.id, STORE, "put");
-    assertFitsCap(STORE, file.byteLength, quotaBytes);
-    if (shareBytes < quotaBytes) assertFitsShare(STORE, file.byteLength, shareBytes);
-    const parsed = checkMetaLength(meta, file.byteLength);
+    const parsed = checkPutLength(STORE, meta, file.byteLength, quotaBytes, shareBytes);
     if (verify && parsed.sha256 !== (await sha256OfStaged(file))) {
-      throw invalidMeta("meta.sha256 is not the sha256 of the body");
+      throw invalidPutMeta(STORE, "meta.sha256 is not the sha256 of the body");
     }
     return parsed;
   };
@@ -444,26 +435,4 @@ export function createFsStore(options: FsStoreOptions): StagingArtifactStore {
       await preparing?.catch(() => undefined);
     },
   };
-}
-
-/** put's INVALID_META failure, for the checks made without the body in hand. */
-function invalidMeta(reason: string): StoreError {
-  return new StoreError({
-    code: "INVALID_META",
-    store: STORE,
-    operation: "put",
-    message: `[stores:${STORE}] put failed: ${reason}`,
-  });
-}
-
-/** checkMetaForBody's checks but the sha256, against a body's length alone. */
-function checkMetaLength(meta: ArtifactMeta, byteLength: number): ArtifactMeta {
-  const parsed = parseArtifactMeta(meta);
-  if (parsed === null) throw invalidMeta("the metadata is not a well-formed ArtifactMeta");
-  if (parsed.byteLength !== byteLength) {
-    throw invalidMeta(
-      `meta.byteLength is ${parsed.byteLength} but the body has ${byteLength} bytes`,
-    );
-  }
-  return parsed;
 }

@@ -105,23 +105,37 @@ export function checkMetaForBody(
   store: string,
   verifySha256 = true,
 ): ArtifactMeta {
-  const fail = (reason: string): never => {
-    throw new StoreError({
-      code: "INVALID_META",
-      store,
-      operation: "put",
-      message: `[stores:${store}] put failed: ${reason}`,
-    });
-  };
-  const parsed = parseArtifactMeta(meta);
-  if (parsed === null) return fail("the metadata is not a well-formed ArtifactMeta");
-  if (parsed.byteLength !== body.byteLength) {
-    return fail(
-      `meta.byteLength is ${parsed.byteLength} but the body has ${body.byteLength} bytes`,
-    );
-  }
+  const parsed = checkMetaLength(meta, body.byteLength, store);
   if (verifySha256 && parsed.sha256 !== sha256Hex(body)) {
-    return fail("meta.sha256 is not the sha256 of the body");
+    throw invalidPutMeta(store, "meta.sha256 is not the sha256 of the body");
+  }
+  return parsed;
+}
+
+/** put's INVALID_META failure of `store`, saying why. */
+export function invalidPutMeta(store: string, reason: string): StoreError {
+  return new StoreError({
+    code: "INVALID_META",
+    store,
+    operation: "put",
+    message: `[stores:${store}] put failed: ${reason}`,
+  });
+}
+
+/** checkMetaForBody's checks but the sha256, against a body's length alone (a staged body). */
+export function checkMetaLength(
+  meta: ArtifactMeta,
+  byteLength: number,
+  store: string,
+): ArtifactMeta {
+  const parsed = parseArtifactMeta(meta);
+  if (parsed === null)
+    throw invalidPutMeta(store, "the metadata is not a well-formed ArtifactMeta");
+  if (parsed.byteLength !== byteLength) {
+    throw invalidPutMeta(
+      store,
+      `meta.byteLength is ${parsed.byteLength} but the body has ${byteLength} bytes`,
+    );
   }
   return parsed;
 }
@@ -144,8 +158,26 @@ export function checkPut(
   verifySha256 = true,
   shareBytes = capBytes,
 ): ArtifactMeta {
+  const parsed = checkPutLength(store, meta, body.byteLength, capBytes, shareBytes);
+  if (verifySha256 && parsed.sha256 !== sha256Hex(body)) {
+    throw invalidPutMeta(store, "meta.sha256 is not the sha256 of the body");
+  }
+  return parsed;
+}
+
+/**
+ * checkPut's checks but the sha256, against a body's length alone: for a staged body the store
+ * no longer holds (its sha256, when verified, is read from where it was written).
+ */
+export function checkPutLength(
+  store: string,
+  meta: ArtifactMeta,
+  byteLength: number,
+  capBytes = Number.POSITIVE_INFINITY,
+  shareBytes = capBytes,
+): ArtifactMeta {
   assertValidArtifactId(meta.id, store, "put");
-  assertFitsCap(store, body.byteLength, capBytes);
-  if (shareBytes < capBytes) assertFitsShare(store, body.byteLength, shareBytes);
-  return checkMetaForBody(meta, body, store, verifySha256);
+  assertFitsCap(store, byteLength, capBytes);
+  if (shareBytes < capBytes) assertFitsShare(store, byteLength, shareBytes);
+  return checkMetaLength(meta, byteLength, store);
 }
