@@ -176,22 +176,30 @@ interface StoreEncoding {
   staged?: StagedBody;
 }
 
+/** A payload whose bytes (escaped, when they had to be) are over the byte cap: never staged. */
+interface OversizedEncoding {
+  source: PayloadText;
+  oversizedBytes: number;
+}
+
 /**
- * encodeStorable of `picked`, the bytes staged in the store when it can and they fit `maxBytes`,
- * then hashed (startHashing): staged first, so a store that writes them on the hashing thread
- * (the fs store with writeOnHashingThread) has the write queued before the hash, and one thread
- * does both. Once staged, nothing returned refers to the bytes (nor does any frame of the
- * caller's: they are only ever held here), so when the store and the hashing thread let go of
- * them (fs: once written and hashed) the garbage collections of the payload's parse free them.
+ * encodeStorable of `picked`; bytes over `maxBytes` go no further (OversizedEncoding), others
+ * are staged in the store when it can take them, then hashed (startHashing): staged first, so a
+ * store that writes them on the hashing thread (the fs store with writeOnHashingThread) has the
+ * write queued before the hash, and one thread does both. Once staged, nothing returned refers to
+ * the bytes (nor does any frame of the caller's: they are only ever held here), so when the store
+ * and the hashing thread let go of them (fs: once written and hashed) the garbage collections of
+ * the payload's parse free them.
  */
 function encodeAndStage(
   picked: PayloadText,
   byteLength: number,
   maxBytes: number,
   dependencies: Pick<BounderDependencies, "artifacts">,
-): StoreEncoding {
+): StoreEncoding | OversizedEncoding {
   const { source, body } = encodeStorable(picked, byteLength);
-  const staged = body.byteLength > maxBytes ? undefined : dependencies.artifacts.stage(body);
+  if (body.byteLength > maxBytes) return { source, oversizedBytes: body.byteLength };
+  const staged = dependencies.artifacts.stage(body);
   const hashing = startHashing(body, source.text);
   const found: StoreEncoding = {
     source,
@@ -201,7 +209,6 @@ function encodeAndStage(
       ? {}
       : { mayHoldInexactNumbers: hashing.mayHoldInexactNumbers }),
   };
-  if (body.byteLength > maxBytes) return found;
   if (staged === undefined) found.body = body;
   else found.staged = staged;
   return found;
@@ -274,10 +281,7 @@ export function createBounder(dependencies: BounderDependencies): BoundResult {
     // meanwhile (encodeAndStage). A text block with lone surrogates is encoded again, escaped
     // (SPEC.md §10, encodeStorable), and may then be larger.
     const encoding = encodeAndStage(picked, byteLength, limits.artifactMaxBytes, dependencies);
-    const source = encoding.source;
-    if (encoding.byteLength > limits.artifactMaxBytes) {
-      return tooLarge(encoding.byteLength, source);
-    }
+    if ("oversizedBytes" in encoding) return tooLarge(encoding.oversizedBytes, encoding.source);
     const staged = encoding.staged;
     try {
       return await boundEncoded(result, context, encoding);
